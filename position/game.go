@@ -1,0 +1,104 @@
+package position
+
+import "fmt"
+
+// Game plays a game out from a setup with every end rule of rules.md: the
+// variant's own end, the 25-seed stop (awari, oware) and repetition
+// (section 0). Passes are applied automatically. Unknown captures count from
+// 0-0, as in the shared vectors.
+type Game struct {
+	Setup
+	// StartPassed: the player named by the setup had to pass at once.
+	StartPassed bool
+	Over        bool
+	End         string // why the game ended: EndNoSeeds, EndNoMove, ...
+	Final       [2]int // player 1's and player 2's final scores, once Over
+	seen        map[Position]bool
+}
+
+// Reasons a game ends, as reported in Game.End and `play --json`.
+const (
+	EndNoSeeds    = "no seeds"
+	EndNoMove     = "no legal move"
+	EndOneEach    = "one seed each"
+	EndStopAt     = "captures reached the limit"
+	EndRepetition = "repetition (the seeds on the board count for nobody)"
+)
+
+// Played is the result of one move in a game.
+type Played struct {
+	Pit      int  // the pit played, or PassPit
+	Captured int  // seeds the move captured
+	Passed   bool // the next player had to pass, so the mover moves again
+}
+
+// NewGame starts a game at s, applying an automatic pass and checking
+// whether the game is already over.
+func NewGame(s Setup) *Game {
+	g := &Game{Setup: s, seen: map[Position]bool{}}
+	g.StartPassed = g.settle()
+	return g
+}
+
+// Play applies one move. An illegal move returns an error naming it and the
+// reason, and leaves the game unchanged.
+func (g *Game) Play(pit int) (Played, error) {
+	if g.Over {
+		return Played{}, fmt.Errorf("move %s: the game is over (%s)", MoveString(pit), g.End)
+	}
+	m, err := g.Variant.MakeMove(g.Position, pit)
+	if err != nil {
+		return Played{}, err
+	}
+	g.Captured[g.Position.Side] += int(m.Captured)
+	g.Position = m.Next
+	return Played{Pit: pit, Captured: int(m.Captured), Passed: g.settle()}, nil
+}
+
+// settle applies the end rules and any automatic pass to the position just
+// reached, and records it for repetition. It reports whether a pass was
+// applied.
+func (g *Game) settle() (passed bool) {
+	v := g.Variant
+	if v.StopAt > 0 && (g.Captured[0] >= v.StopAt || g.Captured[1] >= v.StopAt) {
+		row1, row2 := g.Position.Rows()
+		g.finish(EndStopAt, RowSeeds(row1), RowSeeds(row2))
+		return false
+	}
+	var buf [MaxPits]Move
+	n := v.Moves(g.Position, &buf)
+	if n == 0 {
+		own, opp := v.Shares(g.Position)
+		if g.Position.Side == 1 {
+			own, opp = opp, own
+		}
+		g.finish(g.endReason(), own, opp)
+		return false
+	}
+	if buf[0].IsPass() {
+		g.Position, passed = buf[0].Next, true
+	}
+	if g.seen[g.Position] {
+		g.finish(EndRepetition, 0, 0)
+		return passed
+	}
+	g.seen[g.Position] = true
+	return passed
+}
+
+// endReason names why a position without moves ends the game.
+func (g *Game) endReason() string {
+	p := g.Position
+	switch {
+	case g.Variant.OneEachEnds && RowSeeds(p.Own) == 1 && RowSeeds(p.Opp) == 1:
+		return EndOneEach
+	case p.Own == 0:
+		return EndNoSeeds
+	}
+	return EndNoMove
+}
+
+func (g *Game) finish(reason string, share1, share2 int) {
+	g.Over, g.End = true, reason
+	g.Final = [2]int{g.Captured[0] + share1, g.Captured[1] + share2}
+}

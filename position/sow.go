@@ -1,0 +1,134 @@
+package position
+
+// lapDelta is one precomputed lap: the seeds that a lap of k seeds from a
+// given start pit adds to each packed row, and where its last seed lands.
+// With it a whole lap, however many times it goes round, is two additions.
+type lapDelta struct {
+	own, opp uint64 // seeds added to the mover's row and the opponent's
+	last     int8   // ring index of the pit that received the last seed
+}
+
+// lapTargets lists, in order, the ring indexes that receive the k seeds of
+// a lap starting at ring index start. It is the plain statement of each
+// sowing rule, used only to fill the lap tables.
+func lapTargets(v *Variant, start, k int) []int {
+	ring := 2 * v.Pits
+	targets := make([]int, 0, k)
+	next := start
+	switch v.Sow {
+	case SowSkipOrigin: // rules.md 1.1: the origin is skipped on every lap
+		for len(targets) < k {
+			if next = (next + 1) % ring; next != start {
+				targets = append(targets, next)
+			}
+		}
+	case SowAkon: // rules.md 3.1: one lap ending in the origin, then the opponent's row only
+		for len(targets) < k && len(targets) < ring {
+			next = (next + 1) % ring
+			targets = append(targets, next)
+		}
+		oppFirst := v.Pits * (1 - start/v.Pits)
+		for i := 0; len(targets) < k; i++ {
+			targets = append(targets, oppFirst+i%v.Pits)
+		}
+	case SowRelay: // rules.md 4.1: nothing skipped
+		for len(targets) < k {
+			next = (next + 1) % ring
+			targets = append(targets, next)
+		}
+	case SowRelayOriginFirst: // rules.md 5.2: the first seed back into the start pit
+		for i := 0; i < k; i++ {
+			targets = append(targets, (start+i)%ring)
+		}
+	}
+	return targets
+}
+
+// buildLapTable precomputes every lap of 0..Total seeds from every pit.
+func buildLapTable(v *Variant) []lapDelta {
+	ring := 2 * v.Pits
+	stride := v.Total() + 1
+	table := make([]lapDelta, ring*stride)
+	for start := 0; start < ring; start++ {
+		for k := 1; k < stride; k++ {
+			d := &table[start*stride+k]
+			for _, t := range lapTargets(v, start, k) {
+				if t < v.Pits {
+					d.own += 1 << (8 * uint(t))
+				} else {
+					d.opp += 1 << (8 * uint(t-v.Pits))
+				}
+				d.last = int8(t)
+			}
+		}
+	}
+	return table
+}
+
+// lap lifts the seeds of ring pit start (which must hold k > 0 seeds) and
+// sows them by the variant's lap rule. It returns the ring index of the last
+// pit.
+func (v *Variant) lap(rows *[2]uint64, start, k int) int {
+	w, shift := start/v.Pits, 8*uint(start%v.Pits)
+	rows[w] &^= 0xff << shift
+	d := &v.laps[start*(v.Total()+1)+k]
+	rows[0] += d.own
+	rows[1] += d.opp
+	return int(d.last)
+}
+
+// ringPit returns the seeds in ring pit i.
+func (v *Variant) ringPit(rows *[2]uint64, i int) int {
+	return int(rows[i/v.Pits] >> (8 * uint(i%v.Pits)) & 0xff)
+}
+
+// takeRingPit empties ring pit i and returns the seeds it held.
+func (v *Variant) takeRingPit(rows *[2]uint64, i int) int {
+	w, shift := i/v.Pits, 8*uint(i%v.Pits)
+	c := int(rows[w] >> shift & 0xff)
+	rows[w] &^= 0xff << shift
+	return c
+}
+
+// sow plays the mover's pit o (0-based), which must be non-empty: the whole
+// move, relays and capture included, on the packed rows. It returns the rows
+// from the mover's point of view, the seeds captured, and ok=false when the
+// move never ends (rules.md 4.4).
+func (v *Variant) sow(own, opp uint64, o int) (newOwn, newOpp uint64, captured int, ok bool) {
+	rows := [2]uint64{own, opp}
+	k := int(own >> (8 * uint(o)) & 0xff)
+	last := v.lap(&rows, o, k)
+	switch v.Sow {
+	case SowRelay, SowRelayOriginFirst:
+		if last, ok = v.relay(&rows, last); !ok {
+			return own, opp, 0, false
+		}
+	}
+	captured = v.capture(&rows, last)
+	return rows[0], rows[1], captured, true
+}
+
+// relay continues a relay sowing (rules.md 4.2) from the lap that ended in
+// ring pit last, until a lap ends in a pit holding 1, 2 or 4. It returns the
+// final last pit, or ok=false when the laps cycle forever. Cycles are found
+// with Brent's algorithm on the state (board, start pit) at each lap start,
+// so the check costs one comparison a lap and no memory.
+func (v *Variant) relay(rows *[2]uint64, last int) (int, bool) {
+	saved, savedStart := *rows, last
+	power, steps := 1, 0
+	for {
+		c := v.ringPit(rows, last)
+		if c == 1 || c == 2 || c == 4 {
+			return last, true
+		}
+		start := last
+		last = v.lap(rows, start, c)
+		if *rows == saved && last == savedStart {
+			return 0, false
+		}
+		if steps++; steps == power {
+			saved, savedStart = *rows, last
+			power, steps = power*2, 0
+		}
+	}
+}

@@ -1,0 +1,193 @@
+package position
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// RulesVersion is bumped whenever any rule of any variant changes meaning.
+// Tablebase keys carry it, so a database built under other rules is never
+// read as if it were valid.
+const RulesVersion = 1
+
+// SowRule says which pits a lap of k seeds fills (rules.md sections 1-5).
+type SowRule uint8
+
+const (
+	// SowSkipOrigin: one seed a pit from the pit after the origin; with a
+	// full lap the origin is skipped (awari, oware; rules.md 1.1).
+	SowSkipOrigin SowRule = iota
+	// SowAkon: one lap of the ring including the origin, then only the
+	// opponent's row (rules.md 3.1).
+	SowAkon
+	// SowRelay: one seed a pit from the next pit, nothing skipped; the lap
+	// may relay (djenon-abe, rules.md 4.1-4.2).
+	SowRelay
+	// SowRelayOriginFirst: the first seed goes back into the lap's start
+	// pit (djenon-aboure, rules.md 5.2).
+	SowRelayOriginFirst
+)
+
+// CaptureRule says what the last seed of a move captures.
+type CaptureRule uint8
+
+const (
+	// CaptureBothWays: 2 or 3 in the opponent's row, chain backward and
+	// forward within that row (awari, rules.md 1.2).
+	CaptureBothWays CaptureRule = iota
+	// CaptureBackward: 2 or 3 in the opponent's row, chain backward only
+	// (oware, rules.md 2.1).
+	CaptureBackward
+	// CaptureAkon: opponent's pit 1 gives up the last seed; 2, 3 or 4 in
+	// pits 2..7 chain backward, never into pit 1 (rules.md 3.2-3.3).
+	CaptureAkon
+	// CaptureTwoFour: 2 or 4 anywhere, chain backward around the whole
+	// ring (djenon games, rules.md 4.3).
+	CaptureTwoFour
+)
+
+// GrandSlamRule says what happens to a capture that would empty the
+// opponent's row.
+type GrandSlamRule uint8
+
+const (
+	// GrandSlamAllowed: captures as usual (the feeding rule may still
+	// forbid the move).
+	GrandSlamAllowed GrandSlamRule = iota
+	// GrandSlamCapturesNothing: the move is played but captures nothing
+	// (oware, rules.md 2.2).
+	GrandSlamCapturesNothing
+)
+
+// FeedRule says when a move must leave the opponent's row non-empty.
+type FeedRule uint8
+
+const (
+	// FeedAlways: every move must leave the opponent seeds; a player with
+	// no such move has no legal move (awari, oware; rules.md 1.3).
+	FeedAlways FeedRule = iota
+	// FeedIfPossible: as FeedAlways, but when no move feeds, every move is
+	// legal (akon, rules.md 3.4).
+	FeedIfPossible
+	// FeedWhenStarved: only when the opponent's row is empty must the move
+	// feed it (djenon-abe, rules.md 4.5).
+	FeedWhenStarved
+	// FeedNever: no feeding obligation (djenon-aboure, rules.md 5.4).
+	FeedNever
+)
+
+// PassRule says when a player passes instead of the game ending.
+type PassRule uint8
+
+const (
+	// PassNever: a player without a legal move ends the game.
+	PassNever PassRule = iota
+	// PassWhenEmptyAndFed: a player with no seeds passes when the opponent
+	// has a move that feeds them (djenon-abe, rules.md 4.5).
+	PassWhenEmptyAndFed
+	// PassWhenStuck: a player with no legal move passes while the opponent
+	// has one (djenon-aboure, rules.md 5.4).
+	PassWhenStuck
+)
+
+// EndRule says who takes the seeds left on the board when the game ends
+// (not by repetition, which gives them to nobody).
+type EndRule uint8
+
+const (
+	// EndOwnRows: each player takes the seeds in their own row.
+	EndOwnRows EndRule = iota
+	// EndOtherTakesAll: the game ended because the player to move has no
+	// seeds; the other player takes every seed (akon, rules.md 3.5).
+	EndOtherTakesAll
+	// EndOwnRowsWithGift: own rows, but when only one row holds seeds its
+	// owner gives one to the opponent (djenon-abe, rules.md 4.6).
+	EndOwnRowsWithGift
+)
+
+// Variant is one game's rules as data. The engine reads only these fields;
+// adding a variant means adding a table entry (and, at most, a small rule
+// function for a new kind of lap or capture).
+type Variant struct {
+	Name       string // lower-case name used in position strings
+	ID         uint8  // stable number used in tablebase keys
+	Pits       int    // pits per row: 6, or 7 for akon
+	StartSeeds int    // seeds per pit at the start
+	Clockwise  bool   // sowing direction, for drawing only (rules.md 0)
+	MinSow     int    // fewest seeds an origin pit must hold to be played
+	Sow        SowRule
+	Capture    CaptureRule
+	GrandSlam  GrandSlamRule
+	Feed       FeedRule
+	Pass       PassRule
+	End        EndRule
+	// OneEachEnds: the game ends as soon as each row holds exactly one
+	// seed (djenon-abe, rules.md 4.6).
+	OneEachEnds bool
+	// StopAt: playing a game out ends it when a player's captures reach
+	// this many (0: never). Values ignore it (rules.md 1.4 and 6).
+	StopAt int
+
+	laps []lapDelta // laps[start*(Total+1)+k]: a lap of k seeds from ring pit start
+}
+
+// Total returns the seeds in the variant's start position (48 or 70).
+func (v *Variant) Total() int { return 2 * v.Pits * v.StartSeeds }
+
+// Start returns the start position: every pit holds StartSeeds, player 1 to
+// move.
+func (v *Variant) Start() Position {
+	row := uint64(v.StartSeeds) * (lsb >> (8 * uint(8-v.Pits)))
+	return Position{Own: row, Opp: row}
+}
+
+var variants = []*Variant{
+	{Name: "awari", ID: 1, Pits: 6, StartSeeds: 4, MinSow: 1,
+		Sow: SowSkipOrigin, Capture: CaptureBothWays, GrandSlam: GrandSlamAllowed,
+		Feed: FeedAlways, Pass: PassNever, End: EndOwnRows, StopAt: 25},
+	{Name: "oware", ID: 2, Pits: 6, StartSeeds: 4, MinSow: 1,
+		Sow: SowSkipOrigin, Capture: CaptureBackward, GrandSlam: GrandSlamCapturesNothing,
+		Feed: FeedAlways, Pass: PassNever, End: EndOwnRows, StopAt: 25},
+	{Name: "akon", ID: 3, Pits: 7, StartSeeds: 5, MinSow: 1, Clockwise: true,
+		Sow: SowAkon, Capture: CaptureAkon, GrandSlam: GrandSlamAllowed,
+		Feed: FeedIfPossible, Pass: PassNever, End: EndOtherTakesAll},
+	{Name: "djenon-abe", ID: 4, Pits: 6, StartSeeds: 4, MinSow: 1,
+		Sow: SowRelay, Capture: CaptureTwoFour, GrandSlam: GrandSlamAllowed,
+		Feed: FeedWhenStarved, Pass: PassWhenEmptyAndFed, End: EndOwnRowsWithGift,
+		OneEachEnds: true},
+	{Name: "djenon-aboure", ID: 5, Pits: 6, StartSeeds: 4, MinSow: 2,
+		Sow: SowRelayOriginFirst, Capture: CaptureTwoFour, GrandSlam: GrandSlamAllowed,
+		Feed: FeedNever, Pass: PassWhenStuck, End: EndOwnRows},
+}
+
+func init() {
+	for _, v := range variants {
+		v.laps = buildLapTable(v)
+	}
+}
+
+// Lookup returns the variant with the given name (case-insensitive), or an
+// error listing the known names.
+func Lookup(name string) (*Variant, error) {
+	lower := strings.ToLower(name)
+	for _, v := range variants {
+		if v.Name == lower {
+			return v, nil
+		}
+	}
+	return nil, fmt.Errorf("%q is not a variant (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Variants returns every supported variant, in a fixed order.
+func Variants() []*Variant { return append([]*Variant(nil), variants...) }
+
+// Names returns the variant names, sorted.
+func Names() []string {
+	names := make([]string, len(variants))
+	for i, v := range variants {
+		names[i] = v.Name
+	}
+	sort.Strings(names)
+	return names
+}
