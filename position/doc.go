@@ -1,0 +1,41 @@
+// Package position is the rules engine: the packed board, the five
+// variants, sowing, captures, legal moves, game ends and the position
+// notation. Everything else (solver, tablebases, benchmarks) stands on it.
+//
+// # The board
+//
+// A Position is two uint64 words, one row each, seen from the side to move
+// (Own is the mover's row, Opp the opponent's), 8 bits a pit, plus the
+// player to move:
+//
+//	Own: byte 0 = mover's pit 1, byte 1 = pit 2, ... byte n-1 = pit n
+//	Opp: byte 0 = opponent's pit 1, ...                 (bytes >= n are 0)
+//
+// For awari's start position both words are 0x0000_0404_0404_0404.
+// Because a whole row is one word, "the opponent's row is empty" is
+// Opp == 0, a row's seed total is one multiplication, and a lap of k seeds
+// from a pit is two additions of precomputed words (see lapDelta), however
+// many times it goes round. Making a move swaps the words, so the engine
+// only ever sows from Own.
+//
+// # Variants
+//
+// A Variant is data: the sowing, capture, grand-slam, feeding, passing and
+// end rules as enums (rules.md sections 1-5). Lookup finds one by name.
+//
+// # Moves and values
+//
+// Variant.Moves lists legal moves with the positions they lead to; a mover
+// who must pass has one move, the pass; no moves means the game is over and
+// Variant.Shares gives the seeds each side takes. Values (rules.md section
+// 6) are score differences in seeds from the side to move; the solver and
+// tablebase packages compute them from this engine. Game plays a game out
+// with every end rule, repetition and the 25-seed stop included.
+//
+// # Notation
+//
+// Parse and Setup.String read and write position strings
+// (`awari:4,4,4,4,4,4/4,4,4,4,4,4:1:0-0`, notation.md); errors name the bad
+// part. Subpackage reference is a slow, plain restatement of the rules used
+// to test this engine.
+package position

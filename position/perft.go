@@ -1,0 +1,41 @@
+package position
+
+// Perft counts the move sequences of exactly depth plies from p: the leaves
+// of the game tree cut at that depth. Automatic passes are part of the move
+// that forces them and do not count as plies; game ends stop a line early
+// (such a line is not counted); repetition is ignored, as perft counts move
+// generation, not play. The last ply is counted without being played (bulk
+// counting).
+func (v *Variant) Perft(p Position, depth int) uint64 {
+	if depth == 0 {
+		return 1
+	}
+	var buf [MaxPits]Move
+	n := v.Moves(p, &buf)
+	if n == 1 && buf[0].IsPass() {
+		return v.Perft(buf[0].Next, depth)
+	}
+	if depth == 1 {
+		return uint64(n)
+	}
+	var nodes uint64
+	for _, m := range buf[:n] {
+		nodes += v.Perft(m.Next, depth-1)
+	}
+	return nodes
+}
+
+// Divide returns the perft count below each legal move of p (keyed by pit,
+// PassPit for a pass), for finding where two move generators disagree.
+func (v *Variant) Divide(p Position, depth int) map[int]uint64 {
+	counts := map[int]uint64{}
+	if depth == 0 {
+		return counts
+	}
+	var buf [MaxPits]Move
+	n := v.Moves(p, &buf)
+	for _, m := range buf[:n] {
+		counts[int(m.Pit)] = v.Perft(m.Next, depth-1)
+	}
+	return counts
+}
