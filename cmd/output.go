@@ -1,0 +1,33 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"mancala/position"
+)
+
+// writeJSON prints v as one indented JSON document.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// parsePosition reads a position argument; the error names the bad part.
+func parsePosition(arg string) (position.Setup, error) {
+	return position.Parse(arg)
+}
+
+// addJSONFlag adds the common --json flag.
+func addJSONFlag(c *cobra.Command, target *bool) {
+	c.Flags().BoolVar(target, "json", false, "print one JSON document (field names as in notation.md)")
+}
+
+// passNote is the line printed when the named player had to pass at once.
+func passNote(player int) string {
+	return fmt.Sprintf("player %d has no legal move and passes", player)
+}

@@ -1,0 +1,94 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"mancala/position"
+)
+
+type playOptions struct {
+	json bool
+}
+
+func newPlayCmd() *cobra.Command {
+	opts := &playOptions{}
+	c := &cobra.Command{
+		Use:   "play POS MOVE...",
+		Short: "Apply moves with every end rule and print the position reached",
+		Long: `play applies the moves (pit numbers on the mover's row, space- or
+comma-separated, or "pass") to POS with every end rule: the variant's own end,
+the 25-seed stop of awari and oware, and repetition (a position that occurs
+again ends the game and the seeds on the board count for nobody). Passes that
+the rules force are applied automatically. An illegal move is an error that
+names the move and the reason; nothing is printed then.`,
+		Example: `  mancala play akon:2,18,3,0,1,0,2/0,1,1,1,5,0,2:1 2
+  mancala play awari 3 3 4 --json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runPlay(c.OutOrStdout(), args[0], args[1:], opts)
+		},
+	}
+	addJSONFlag(c, &opts.json)
+	return c
+}
+
+type playedMove struct {
+	Move     any  `json:"move"`
+	Captured int  `json:"captured"`
+	Passed   bool `json:"passed,omitempty"`
+}
+
+type playResult struct {
+	Position    string       `json:"position"`
+	StartPassed bool         `json:"start_passed,omitempty"`
+	Moves       []playedMove `json:"moves"`
+	GameOver    bool         `json:"game_over"`
+	FinalScore  *[2]int      `json:"final_score,omitempty"`
+	End         string       `json:"end,omitempty"`
+}
+
+func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) error {
+	setup, err := parsePosition(arg)
+	if err != nil {
+		return err
+	}
+	moves, err := position.ParseMoves(moveArgs)
+	if err != nil {
+		return err
+	}
+	g := position.NewGame(setup)
+	res := playResult{StartPassed: g.StartPassed, Moves: []playedMove{}}
+	for _, pit := range moves {
+		p, err := g.Play(pit)
+		if err != nil {
+			return err
+		}
+		res.Moves = append(res.Moves, playedMove{Move: moveJSON(pit), Captured: p.Captured, Passed: p.Passed})
+	}
+	res.Position, res.GameOver, res.End = g.Setup.String(), g.Over, g.End
+	if g.Over {
+		res.FinalScore = &g.Final
+	}
+	if opts.json {
+		return writeJSON(out, res)
+	}
+	return printPlay(out, res)
+}
+
+func printPlay(out io.Writer, res playResult) error {
+	fmt.Fprintln(out, res.Position)
+	for _, m := range res.Moves {
+		fmt.Fprintf(out, "move %v: captured %d", m.Move, m.Captured)
+		if m.Passed {
+			fmt.Fprint(out, "; the opponent has no legal move and passes")
+		}
+		fmt.Fprintln(out)
+	}
+	if res.GameOver {
+		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", res.End, res.FinalScore[0], res.FinalScore[1])
+	}
+	return nil
+}

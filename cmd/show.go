@@ -1,0 +1,99 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"mancala/position"
+)
+
+type showOptions struct {
+	json bool
+}
+
+func newShowCmd() *cobra.Command {
+	opts := &showOptions{}
+	c := &cobra.Command{
+		Use:   "show POS",
+		Short: "Draw a position, its legal moves and whether the game is over",
+		Example: `  mancala show awari
+  mancala show akon:2,18,3,0,1,0,2/0,1,1,1,5,0,2:1 --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runShow(c.OutOrStdout(), args[0], opts)
+		},
+	}
+	addJSONFlag(c, &opts.json)
+	return c
+}
+
+// showMove is one legal move in `show --json`.
+type showMove struct {
+	Move     any `json:"move"`
+	Captured int `json:"captured"`
+}
+
+type showResult struct {
+	Position   string     `json:"position"`
+	Passed     bool       `json:"passed,omitempty"`
+	GameOver   bool       `json:"game_over"`
+	End        string     `json:"end,omitempty"`
+	FinalScore *[2]int    `json:"final_score,omitempty"`
+	Moves      []showMove `json:"moves"`
+	Seeds      int        `json:"seeds"`
+}
+
+func runShow(out io.Writer, arg string, opts *showOptions) error {
+	setup, err := parsePosition(arg)
+	if err != nil {
+		return err
+	}
+	g := position.NewGame(setup)
+	res := showResult{Position: g.Setup.String(), Passed: g.StartPassed, GameOver: g.Over,
+		End: g.End, Moves: []showMove{}, Seeds: g.Position.Seeds()}
+	if g.Over {
+		res.FinalScore = &g.Final
+	} else {
+		var buf [position.MaxPits]position.Move
+		n := g.Variant.Moves(g.Position, &buf)
+		for _, m := range buf[:n] {
+			res.Moves = append(res.Moves, showMove{Move: moveJSON(int(m.Pit)), Captured: int(m.Captured)})
+		}
+	}
+	if opts.json {
+		return writeJSON(out, res)
+	}
+	return printShow(out, g, res)
+}
+
+func printShow(out io.Writer, g *position.Game, res showResult) error {
+	fmt.Fprintln(out, res.Position)
+	if res.Passed {
+		fmt.Fprintln(out, passNote(3-g.Position.Player()))
+	}
+	fmt.Fprint(out, position.Diagram(g.Variant, g.Position))
+	if g.Over {
+		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", g.End, g.Final[0], g.Final[1])
+		return nil
+	}
+	fmt.Fprintf(out, "player %d to move, %d seeds on the board; legal moves:", g.Position.Player(), res.Seeds)
+	for _, m := range res.Moves {
+		fmt.Fprintf(out, " %v", m.Move)
+		if m.Captured > 0 {
+			fmt.Fprintf(out, "(x%d)", m.Captured)
+		}
+	}
+	fmt.Fprintln(out)
+	return nil
+}
+
+// moveJSON is a move as notation.md writes it in JSON: the pit number, or
+// the string "pass".
+func moveJSON(pit int) any {
+	if pit == position.PassPit {
+		return "pass"
+	}
+	return pit
+}

@@ -1,0 +1,54 @@
+package position
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Diagram draws the board as player 1 sees it: player 2's row on top,
+// player 1's at the bottom, pit numbers outside, each row in its drawn
+// left-to-right order. With counter-clockwise sowing player 1's pit 1 is
+// bottom left and player 2's pit 1 top right; with clockwise sowing (akon)
+// both are on the other side (rules.md section 0). The result ends in a
+// newline.
+func Diagram(v *Variant, p Position) string {
+	row1, row2 := p.Rows()
+	top, bottom := drawOrder(v)
+	var b strings.Builder
+	fmt.Fprintf(&b, "         %s\n", numbers(top))
+	fmt.Fprintf(&b, "player 2 %s\n", cells(row2, top))
+	fmt.Fprintf(&b, "player 1 %s\n", cells(row1, bottom))
+	fmt.Fprintf(&b, "         %s\n", numbers(bottom))
+	return b.String()
+}
+
+// drawOrder returns the 0-based pits of player 2's and player 1's rows in
+// the order they are drawn, left to right.
+func drawOrder(v *Variant) (top, bottom []int) {
+	n := v.Pits
+	top, bottom = make([]int, n), make([]int, n)
+	for i := 0; i < n; i++ {
+		if v.Clockwise {
+			top[i], bottom[i] = i, n-1-i
+		} else {
+			top[i], bottom[i] = n-1-i, i
+		}
+	}
+	return top, bottom
+}
+
+func numbers(order []int) string {
+	var b strings.Builder
+	for _, i := range order {
+		fmt.Fprintf(&b, " %2d  ", i+1)
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+func cells(row uint64, order []int) string {
+	var b strings.Builder
+	for _, i := range order {
+		fmt.Fprintf(&b, "[%3d]", Pit(row, i))
+	}
+	return b.String()
+}
