@@ -102,4 +102,3 @@ func atLeast2(row uint64) uint32 {
 	x &= lsb
 	return uint32((x * 0x0102040810204080) >> 56)
 }
-

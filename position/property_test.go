@@ -1,0 +1,145 @@
+package position
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// drawReachable plays a rapid-drawn number of rapid-drawn legal moves from
+// the start of a rapid-drawn variant and returns the position reached.
+func drawReachable(t *rapid.T) (*Variant, Position) {
+	v, _ := Lookup(rapid.SampledFrom(Names()).Draw(t, "variant"))
+	p := v.Start()
+	plies := rapid.IntRange(0, 200).Draw(t, "plies")
+	var buf [MaxPits]Move
+	for i := 0; i < plies; i++ {
+		n := v.Moves(p, &buf)
+		if n == 0 {
+			break
+		}
+		p = buf[rapid.IntRange(0, n-1).Draw(t, "move")].Next
+	}
+	return v, p
+}
+
+// Seeds are conserved: the board after a move plus what it captured is the
+// board before (rules.md section 0), and a pass changes nothing but the
+// side to move.
+func TestSeedsConserved(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v, p := drawReachable(t)
+		var buf [MaxPits]Move
+		n := v.Moves(p, &buf)
+		for _, m := range buf[:n] {
+			if got := m.Next.Seeds() + int(m.Captured); got != p.Seeds() {
+				t.Fatalf("%s move %d: %d seeds after + captured, %d before", Format(v, p), m.Pit, got, p.Seeds())
+			}
+			if m.Next.Side == p.Side {
+				t.Fatalf("%s move %d: the same side moves again", Format(v, p), m.Pit)
+			}
+			if m.IsPass() && (m.Next.Own != p.Opp || m.Next.Opp != p.Own) {
+				t.Fatalf("%s: a pass changed the board", Format(v, p))
+			}
+		}
+	})
+}
+
+// An illegal move leaves a game exactly as it was, and Play never changes
+// the position it is given.
+func TestIllegalMoveChangesNothing(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v, p := drawReachable(t)
+		g := NewGame(Setup{Variant: v, Position: p, CapturesKnown: false})
+		before := *g
+		pit := rapid.IntRange(-1, v.Pits+1).Draw(t, "pit")
+		if _, err := g.Play(pit); err != nil {
+			if g.Position != before.Position || g.Captured != before.Captured || g.Over != before.Over {
+				t.Fatalf("illegal move %d changed the game: %+v -> %+v", pit, before.Setup, g.Setup)
+			}
+			if !strings.HasPrefix(err.Error(), "move ") {
+				t.Fatalf("error %q does not name the move", err)
+			}
+		}
+	})
+}
+
+// Every non-pass move that Moves lists is what Play computes from the same
+// pit, and MakeMove accepts exactly the listed pits.
+func TestMovesAgreeWithPlayAndMakeMove(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v, p := drawReachable(t)
+		var buf [MaxPits]Move
+		n := v.Moves(p, &buf)
+		legal := map[int]Move{}
+		for _, m := range buf[:n] {
+			legal[int(m.Pit)] = m
+			if m.IsPass() {
+				continue
+			}
+			if next, c := v.Play(p, int(m.Pit)); next != m.Next || c != int(m.Captured) {
+				t.Fatalf("%s pit %d: Play gives %v/%d, Moves %v/%d", Format(v, p), m.Pit, next, c, m.Next, m.Captured)
+			}
+		}
+		for pit := 0; pit <= v.Pits; pit++ {
+			m, err := v.MakeMove(p, pit)
+			want, ok := legal[pit]
+			if ok != (err == nil) || (ok && m != want) {
+				t.Fatalf("%s pit %d: MakeMove %v, %v; listed %v", Format(v, p), pit, m, err, ok)
+			}
+		}
+	})
+}
+
+// format(parse(s)) == s for normalised strings, over reachable positions.
+func TestNotationRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v, p := drawReachable(t)
+		s := Format(v, p)
+		if rapid.Bool().Draw(t, "with captures") {
+			c1 := rapid.IntRange(0, v.Total()-p.Seeds()).Draw(t, "c1")
+			s += ":" + strconv.Itoa(c1) + "-" + strconv.Itoa(v.Total()-p.Seeds()-c1)
+		}
+		st, err := Parse(s)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", s, err)
+		}
+		if st.String() != s {
+			t.Fatalf("Parse(%q).String() = %q", s, st.String())
+		}
+		if strings.ToUpper(s) != s {
+			if st2, err := Parse(strings.ToUpper(s[:1]) + s[1:]); err != nil || st2 != st {
+				t.Fatalf("variant names must be case-insensitive: %q", s)
+			}
+		}
+	})
+}
+
+
+// FuzzParse: the parser never panics, an error names a part of the input,
+// and whatever parses formats back to a string that parses to the same.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"awari", "AKON", "awari:4,4,4,4,4,4/4,4,4,4,4,4:1:0-0",
+		"akon:2,18,3,0,1,0,2/0,1,1,1,5,0,2:1", "djenon-aboure:0,0,3,1,0,2/1,0,0,0,0,2:2",
+		"awari:4x,4,4,4,4,4/4,4,4,4,4,4", "oware:1,2/3", "awari:::", "akon:0,0,0,0,0,0,0/0,0,0,0,0,0,0:2:30-40"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		st, err := Parse(s)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatalf("Parse(%q): empty error", s)
+			}
+			return
+		}
+		if st.Position.Seeds() > st.Variant.Total() {
+			t.Fatalf("Parse(%q): %d seeds on the board", s, st.Position.Seeds())
+		}
+		again, err := Parse(st.String())
+		if err != nil || again != st {
+			t.Fatalf("Parse(%q) = %v, but its String %q parses to %v, %v", s, st, st.String(), again, err)
+		}
+	})
+}
