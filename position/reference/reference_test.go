@@ -164,6 +164,15 @@ func (g *game) end(shares [2]int) {
 	g.final = [2]int{g.captured[0] + shares[0], g.captured[1] + shares[1]}
 }
 
+// knownDefects names vector fields of testdata/rules-vectors.json that contradict the file itself,
+// so that no implementation can reproduce them. Each entry is checked to be still wrong, so that
+// once the file is fixed the test asks for the entry to be removed.
+//
+// awari-04: its position gives no captures, so its totals count from 0-0 (the file's "about", and
+// every other such vector), but it expects 20-24 (copied from awari-05, it seems). With the 9 seeds
+// on its board that makes 53 seeds, more than awari's 48. Its move, as expected, captures nothing.
+var knownDefects = map[string]string{"awari-04": "captured"}
+
 func TestVectors(t *testing.T) {
 	vectors := loadVectors(t)
 	if len(vectors) != 38 {
@@ -174,7 +183,7 @@ func TestVectors(t *testing.T) {
 			checkVector(t, v.Position, v, v.Expected)
 			if v.ExpectedOware != nil {
 				owarePos := oware + strings.TrimPrefix(v.Position, awari)
-				checkVector(t, owarePos, vector{Moves: v.Moves}, v.ExpectedOware)
+				checkVector(t, owarePos, vector{ID: v.ID, Moves: v.Moves}, v.ExpectedOware)
 			}
 		})
 	}
@@ -195,16 +204,18 @@ func checkVector(t *testing.T, pos string, v vector, want *expected) {
 		}
 	}
 	if want != nil {
-		checkExpected(t, pos, g, want)
+		checkExpected(t, pos, g, want, knownDefects[v.ID])
 	}
 }
 
-func checkExpected(t *testing.T, pos string, g *game, want *expected) {
+func checkExpected(t *testing.T, pos string, g *game, want *expected, defect string) {
 	t.Helper()
 	if got := boardString(g.state); got != want.BoardAfter {
 		t.Errorf("%s: board %s, want %s", pos, got, want.BoardAfter)
 	}
-	if got := g.captured[:]; !slices.Equal(got, want.Captured) {
+	if defect == "captured" {
+		checkCapturedDefect(t, pos, g, want)
+	} else if got := g.captured[:]; !slices.Equal(got, want.Captured) {
 		t.Errorf("%s: captured %v, want %v", pos, got, want.Captured)
 	}
 	if want.CapturedByMove != nil && g.byMove[len(g.byMove)-1] != *want.CapturedByMove {
@@ -225,6 +236,19 @@ func checkExpected(t *testing.T, pos string, g *game, want *expected) {
 			t.Errorf("%s: to move %s, want %s", pos, got, want.ToMove)
 		}
 	}
+}
+
+// checkCapturedDefect checks that a vector's expected totals are still impossible: more seeds than
+// the variant has, counting those left on the board.
+func checkCapturedDefect(t *testing.T, pos string, g *game, want *expected) {
+	t.Helper()
+	total := 2 * Pits(g.state.Variant) * StartSeeds(g.state.Variant)
+	if boardSeeds(g.state)+sum(want.Captured) <= total {
+		t.Errorf("%s: expected captures %v are no longer impossible: remove the knownDefects entry",
+			pos, want.Captured)
+		return
+	}
+	t.Logf("%s: known defect: expected captures %v are impossible; got %v", pos, want.Captured, g.captured)
 }
 
 // randomState spreads a few seeds at random over a variant's board.
@@ -356,5 +380,102 @@ func TestRefusals(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.reason) {
 			t.Errorf("%s move %d: error %v, want one saying %q", tt.pos, tt.move, err, tt.reason)
 		}
+	}
+}
+
+// TestEnds checks GameOver and its shares on end positions the vectors do not cover.
+func TestEnds(t *testing.T) {
+	tests := []struct {
+		pos    string
+		over   bool
+		shares [2]int
+	}{
+		{"awari:0,0,0,0,0,0/1,2,0,0,0,0:1", true, [2]int{0, 3}},         // 1.4: no seeds, no move
+		{"oware:0,0,0,0,0,1/1,0,0,0,0,0:1", false, [2]int{}},            // 2.2: the grand slam is legal
+		{"akon:0,0,0,0,0,0,0/1,2,0,0,0,0,0:1", true, [2]int{0, 3}},      // 3.5
+		{"akon:3,0,0,0,0,0,0/0,0,0,0,0,0,0:2", true, [2]int{3, 0}},      // 3.5
+		{"akon:3,0,0,0,0,0,0/0,0,0,0,0,0,0:1", false, [2]int{}},         // 3.4: nothing feeds, so any move
+		{"djenon-abe:0,0,1,0,0,0/0,0,0,0,1,0:2", true, [2]int{1, 1}},    // 4.6: one seed each, as parsed
+		{"djenon-abe:0,0,0,0,0,0/1,0,0,2,0,0:2", true, [2]int{1, 2}},    // 4.6: cannot feed; gift to player 1
+		{"djenon-abe:0,0,0,0,0,0/1,0,0,2,0,0:1", true, [2]int{1, 2}},    // 4.5: no seeds, no feeding move
+		{"djenon-abe:0,0,0,0,0,0/0,0,0,0,0,0:1", true, [2]int{0, 0}},    // 4.5: empty board, no gift
+		{"djenon-aboure:1,1,0,0,0,0/1,0,0,0,0,1:1", true, [2]int{2, 2}}, // 5.5
+		{"djenon-aboure:1,1,0,0,0,0/2,0,0,0,0,1:1", false, [2]int{}},    // 5.4: player 1 must pass
+	}
+	for _, tt := range tests {
+		s, _ := parsePosition(t, tt.pos)
+		over, shares := GameOver(s)
+		if over != tt.over || shares != tt.shares {
+			t.Errorf("%s: GameOver %v %v, want %v %v", tt.pos, over, shares, tt.over, tt.shares)
+		}
+		if over && len(LegalMoves(s)) != 0 {
+			t.Errorf("%s: over, yet legal moves %v", tt.pos, LegalMoves(s))
+		}
+	}
+}
+
+// TestOwareGrandSlam: in awari-03's position oware allows S3, which would take all of N's seeds,
+// and it captures nothing (rules.md 2.2).
+func TestOwareGrandSlam(t *testing.T) {
+	s, _ := parsePosition(t, "oware:1,0,5,0,0,1/1,1,0,0,0,0:1")
+	if got := LegalMoves(s); !slices.Equal(got, []int{1, 3, 6}) {
+		t.Errorf("legal moves %v, want [1 3 6]", got)
+	}
+	next, captured, _, err := Apply(s, 3)
+	if err != nil || captured != 0 || boardString(next) != "1,0,0,1,1,2/2,2,0,0,0,0" {
+		t.Errorf("S3: %s captured %d, error %v; want 1,0,0,1,1,2/2,2,0,0,0,0, nothing captured",
+			boardString(next), captured, err)
+	}
+}
+
+// TestPasses checks MustPass and Normalize.
+func TestPasses(t *testing.T) {
+	tests := []struct {
+		pos   string
+		pass  bool
+		moves []int // legal moves after Normalize
+	}{
+		{"djenon-abe:0,0,0,0,0,0/0,2,0,0,0,1:1", true, []int{6}}, // 4.5: only N6 feeds
+		{"djenon-aboure:1,1,0,0,0,0/2,0,0,0,0,1:1", true, []int{1}},
+		{"djenon-aboure:2,1,0,0,0,0/1,0,0,0,0,1:1", false, []int{1}},
+		{"awari:0,0,0,0,0,0/1,2,0,0,0,0:1", false, []int{}}, // no passes in awari: the game is over
+	}
+	for _, tt := range tests {
+		s, _ := parsePosition(t, tt.pos)
+		norm, passed := Normalize(s)
+		if MustPass(s) != tt.pass || passed != tt.pass || (norm.ToMove != s.ToMove) != tt.pass {
+			t.Errorf("%s: MustPass %v, Normalize passed %v to move %d; want pass %v",
+				tt.pos, MustPass(s), passed, norm.ToMove, tt.pass)
+		}
+		if got := LegalMoves(norm); !slices.Equal(got, tt.moves) {
+			t.Errorf("%s: legal moves after Normalize %v, want %v", tt.pos, got, tt.moves)
+		}
+		if _, again := Normalize(norm); again {
+			t.Errorf("%s: Normalize is not idempotent", tt.pos)
+		}
+	}
+}
+
+// TestMalformed checks that Apply refuses malformed states and GameOver panics on them.
+func TestMalformed(t *testing.T) {
+	good := Start(awari)
+	bad := []State{
+		{Variant: "kalah", Rows: good.Rows, ToMove: 1},
+		{Variant: akon, Rows: good.Rows, ToMove: 1},
+		{Variant: awari, Rows: good.Rows, ToMove: 0},
+		{Variant: awari, Rows: [2][]int{{4, 4, 4, 4, 4, -1}, good.Rows[1]}, ToMove: 1},
+	}
+	for _, s := range bad {
+		if _, _, _, err := Apply(s, 1); err == nil || !strings.Contains(err.Error(), "malformed") {
+			t.Errorf("%v: Apply error %v, want a malformed-state error", s, err)
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%v: GameOver did not panic", s)
+				}
+			}()
+			GameOver(s)
+		}()
 	}
 }
