@@ -36,6 +36,31 @@ func (v *Variant) Moves(p Position, out *[MaxPits]Move) int {
 	return 0
 }
 
+// CountMoves returns how many moves Moves would list, without making them
+// where the rules allow: when captures can never empty the opponent's row
+// (oware's grand slam captures nothing) and sowing has no relays, a move is
+// illegal only if the opponent's row is empty and the move does not reach
+// it. This is perft's bulk count at the last ply.
+func (v *Variant) CountMoves(p Position) int {
+	if v.GrandSlam != GrandSlamCapturesNothing || v.Pass != PassNever || v.Sow >= SowRelay {
+		var buf [MaxPits]Move
+		return v.Moves(p, &buf)
+	}
+	playable := v.playable(p.Own)
+	if p.Opp != 0 || v.Feed == FeedNever {
+		return bits.OnesCount32(playable)
+	}
+	n := 0
+	stride := v.Total() + 1
+	for m := playable; m != 0; m &= m - 1 {
+		o := trailingPit(m)
+		if v.laps[o*stride+Pit(p.Own, o)].opp != 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // mustPass reports whether the mover, having no legal move, passes rather
 // than ending the game.
 func (v *Variant) mustPass(p Position) bool {

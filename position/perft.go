@@ -10,13 +10,13 @@ func (v *Variant) Perft(p Position, depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}
+	if depth == 1 {
+		return v.perftLeaves(p)
+	}
 	var buf [MaxPits]Move
 	n := v.Moves(p, &buf)
 	if n == 1 && buf[0].IsPass() {
 		return v.Perft(buf[0].Next, depth)
-	}
-	if depth == 1 {
-		return uint64(n)
 	}
 	var nodes uint64
 	for _, m := range buf[:n] {
@@ -38,4 +38,18 @@ func (v *Variant) Divide(p Position, depth int) map[int]uint64 {
 		counts[int(m.Pit)] = v.Perft(m.Next, depth-1)
 	}
 	return counts
+}
+
+// perftLeaves is Perft at depth 1: the legal moves of p, or of the position
+// after p's forced pass.
+func (v *Variant) perftLeaves(p Position) uint64 {
+	if v.Pass != PassNever {
+		var buf [MaxPits]Move
+		n := v.Moves(p, &buf)
+		if n == 1 && buf[0].IsPass() {
+			n = v.Moves(buf[0].Next, &buf)
+		}
+		return uint64(n)
+	}
+	return uint64(v.CountMoves(p))
 }

@@ -143,3 +143,14 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// CountMoves agrees with the length of Moves.
+func TestCountMoves(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v, p := drawReachable(t)
+		var buf [MaxPits]Move
+		if got, want := v.CountMoves(p), v.Moves(p, &buf); got != want {
+			t.Fatalf("%s: CountMoves %d, Moves %d", Format(v, p), got, want)
+		}
+	})
+}

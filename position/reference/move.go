@@ -164,9 +164,10 @@ func djenonMove(b ring, origin int, originFirst bool) outcome {
 // the same pit with the same board as an earlier lap of this move, the move never ends
 // (rules.md 4.4): relay returns endless = true.
 func relay(b ring, start int, originFirst bool) (last int, endless bool) {
-	seen := map[string]bool{}
+	seen := map[lapStart]bool{}
 	for {
-		lap := fmt.Sprint(start, b)
+		lap := lapStart{start: start}
+		copy(lap.board[:], b)
 		if seen[lap] {
 			return 0, true
 		}
@@ -177,6 +178,13 @@ func relay(b ring, start int, originFirst bool) (last int, endless bool) {
 		}
 		start = last
 	}
+}
+
+// lapStart is the state at the start of a lap: its start pit and the board
+// (at most 14 pits).
+type lapStart struct {
+	start int
+	board [14]int
 }
 
 // sowLap lifts all k seeds of start and sows one lap; it returns the index of the pit that got the

@@ -1,0 +1,78 @@
+package position
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// benchSample returns n (position, legal pit) pairs met in random games from
+// the start, with a fixed seed so that every run measures the same work.
+func benchSample(v *Variant, n int) ([]Position, []int) {
+	rng := rand.New(rand.NewPCG(1, uint64(v.ID)))
+	positions, pits := make([]Position, 0, n), make([]int, 0, n)
+	var buf [MaxPits]Move
+	p := v.Start()
+	for len(positions) < n {
+		k := v.Moves(p, &buf)
+		if k == 0 || (k == 1 && buf[0].IsPass()) {
+			p = v.Start()
+			if k == 1 {
+				p = buf[0].Next
+			}
+			continue
+		}
+		m := buf[rng.IntN(k)]
+		positions, pits = append(positions, p), append(pits, int(m.Pit))
+		p = m.Next
+	}
+	return positions, pits
+}
+
+// BenchmarkPlay measures the raw packed make-move (sowing, relays,
+// captures) of legal moves from positions of random play.
+func BenchmarkPlay(b *testing.B) {
+	for _, v := range Variants() {
+		b.Run(v.Name, func(b *testing.B) {
+			positions, pits := benchSample(v, 4096)
+			var sink uint64
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				j := i & 4095
+				next, c := v.Play(positions[j], pits[j])
+				sink += next.Own + uint64(c)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+			_ = sink
+		})
+	}
+}
+
+// BenchmarkMoves measures full legal-move generation: every legal move
+// made, with feeding, grand-slam, endless-move and pass rules applied.
+func BenchmarkMoves(b *testing.B) {
+	for _, v := range Variants() {
+		b.Run(v.Name, func(b *testing.B) {
+			positions, _ := benchSample(v, 4096)
+			var buf [MaxPits]Move
+			total := 0
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				total += v.Moves(positions[i&4095], &buf)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "positions/s")
+		})
+	}
+}
+
+// BenchmarkPerft measures perft from the start position (bulk counting).
+func BenchmarkPerft(b *testing.B) {
+	for _, v := range Variants() {
+		b.Run(v.Name, func(b *testing.B) {
+			var nodes uint64
+			for i := 0; i < b.N; i++ {
+				nodes += v.Perft(v.Start(), 7)
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}

@@ -1,0 +1,72 @@
+package position
+
+import (
+	"testing"
+
+	"mancala/position/reference"
+)
+
+// referencePerft is perft written on the reference implementation: move
+// sequences of depth plies, forced passes transparent, game ends cutting
+// lines short, repetition ignored.
+func referencePerft(s reference.State, depth int) uint64 {
+	s, _ = reference.Normalize(s)
+	if depth == 0 {
+		return 1
+	}
+	var nodes uint64
+	for _, pit := range reference.LegalMoves(s) {
+		next, _, _, err := reference.Apply(s, pit)
+		if err != nil {
+			panic(err)
+		}
+		nodes += referencePerft(next, depth-1)
+	}
+	return nodes
+}
+
+// perftStart holds perft counts from each start position, depths 1..8,
+// computed by the packed engine and recomputed with the reference
+// implementation (depths 1..6 only under -short). A change to any of
+// them means a rules change: bump RulesVersion.
+var perftStart = map[string][]uint64{
+	"awari":         {6, 36, 190, 1014, 5219, 27332, 138783, 707716},
+	"oware":         {6, 36, 190, 1014, 5219, 27332, 139157, 711414},
+	"akon":          {7, 49, 308, 1953, 12054, 75300, 461716, 2835119},
+	"djenon-abe":    {6, 32, 154, 749, 3732, 18282, 88065, 417165},
+	"djenon-aboure": {6, 27, 120, 512, 1963, 7862, 26776, 92742},
+}
+
+func TestPerftStart(t *testing.T) {
+	agreeDepth := 8
+	if testing.Short() {
+		agreeDepth = 6
+	}
+	for _, v := range Variants() {
+		want := perftStart[v.Name]
+		for depth := 1; depth <= len(want); depth++ {
+			if got := v.Perft(v.Start(), depth); got != want[depth-1] {
+				t.Errorf("%s perft %d = %d, want %d", v.Name, depth, got, want[depth-1])
+			}
+			if depth > agreeDepth {
+				continue
+			}
+			if ref := referencePerft(reference.Start(v.Name), depth); ref != want[depth-1] {
+				t.Errorf("%s perft %d: reference %d, regression value %d", v.Name, depth, ref, want[depth-1])
+			}
+		}
+	}
+}
+
+// Divide's counts add up to Perft's.
+func TestDivideSumsToPerft(t *testing.T) {
+	for _, v := range Variants() {
+		var sum uint64
+		for _, n := range v.Divide(v.Start(), 5) {
+			sum += n
+		}
+		if want := v.Perft(v.Start(), 5); sum != want {
+			t.Errorf("%s: divide sums to %d, perft %d", v.Name, sum, want)
+		}
+	}
+}
