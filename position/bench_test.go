@@ -3,6 +3,8 @@ package position
 import (
 	"math/rand/v2"
 	"testing"
+
+	"mancala/position/reference"
 )
 
 // benchSample returns n (position, legal pit) pairs met in random games from
@@ -73,6 +75,47 @@ func BenchmarkPerft(b *testing.B) {
 				nodes += v.Perft(v.Start(), 7)
 			}
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
+
+// BenchmarkReferenceApply measures the reference implementation's
+// make-move on the same positions and moves as BenchmarkPlay, so that
+// the packed engine's gain is a measured ratio.
+func BenchmarkReferenceApply(b *testing.B) {
+	for _, v := range Variants() {
+		b.Run(v.Name, func(b *testing.B) {
+			positions, pits := benchSample(v, 4096)
+			states := make([]reference.State, len(positions))
+			for i, p := range positions {
+				states[i] = toState(v, p)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				j := i & 4095
+				if _, _, _, err := reference.Apply(states[j], pits[j]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+		})
+	}
+}
+
+// BenchmarkReferenceLegalMoves is BenchmarkMoves for the reference.
+func BenchmarkReferenceLegalMoves(b *testing.B) {
+	for _, v := range Variants() {
+		b.Run(v.Name, func(b *testing.B) {
+			positions, _ := benchSample(v, 4096)
+			states := make([]reference.State, len(positions))
+			for i, p := range positions {
+				states[i] = toState(v, p)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				reference.LegalMoves(states[i&4095])
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "positions/s")
 		})
 	}
 }
