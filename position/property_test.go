@@ -117,7 +117,6 @@ func TestNotationRoundTrip(t *testing.T) {
 	})
 }
 
-
 // FuzzParse: the parser never panics, an error names a part of the input,
 // and whatever parses formats back to a string that parses to the same.
 func FuzzParse(f *testing.F) {
