@@ -11,6 +11,7 @@ var commands = []func() *cobra.Command{
 	newShowCmd,
 	newPlayCmd,
 	newPerftCmd,
+	newBenchCmd,
 }
 
 // NewRootCmd builds the `mancala` command tree.

@@ -1,0 +1,120 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"mancala/bench"
+	"mancala/position"
+)
+
+type benchOptions struct {
+	variant string
+	threads int
+	seconds float64
+	runs    int
+	json    bool
+}
+
+func newBenchCmd() *cobra.Command {
+	opts := &benchOptions{}
+	c := &cobra.Command{
+		Use:   "bench [sow|perft|solve|build]...",
+		Short: "Measure make-move, perft, search and tablebase-building speed",
+		Long: `bench measures the engine. Each figure is the median of --runs timed runs
+(min and max given too) within --seconds:
+
+  sow    make-move rate on a fixed sample of positions from play, packed engine
+         and reference implementation, one thread and all threads, and their ratio
+  perft  perft from each start position to a fixed depth; the node counts are a
+         signature that changes only when the rules change
+
+With no group named, every group runs. Output is a table, or with --json one
+document with the machine and every figure with its unit.`,
+		Example: `  mancala bench --seconds 1
+  mancala bench sow --variant awari --json`,
+		ValidArgs: bench.Groups,
+		Args:      cobra.OnlyValidArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runBench(c.Context(), c.OutOrStdout(), args, opts)
+		},
+	}
+	c.Flags().StringVar(&opts.variant, "variant", "", "only this variant (default: all)")
+	c.Flags().IntVar(&opts.threads, "threads", runtime.NumCPU(), "threads of the multi-threaded figures")
+	c.Flags().Float64Var(&opts.seconds, "seconds", 2, "time budget of each figure, in seconds")
+	c.Flags().IntVar(&opts.runs, "runs", 5, "timed runs per figure (the median is reported)")
+	addJSONFlag(c, &opts.json)
+	return c
+}
+
+func runBench(ctx context.Context, out io.Writer, groups []string, opts *benchOptions) error {
+	if opts.threads < 1 || opts.seconds <= 0 || opts.runs < 1 {
+		return fmt.Errorf("--threads, --seconds and --runs must be positive")
+	}
+	variants := position.Variants()
+	if opts.variant != "" {
+		v, err := position.Lookup(opts.variant)
+		if err != nil {
+			return fmt.Errorf("--variant: %w", err)
+		}
+		variants = []*position.Variant{v}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	report, err := bench.Run(ctx, groups, variants,
+		bench.Options{Threads: opts.threads, Seconds: opts.seconds, Runs: opts.runs})
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return writeJSON(out, report)
+	}
+	return printBench(out, report)
+}
+
+func printBench(out io.Writer, r bench.Report) error {
+	fmt.Fprintf(out, "%s, %d cores, %s %s/%s\n\n", r.Machine.CPU, r.Machine.Cores, r.Machine.GoVersion, r.Machine.OS, r.Machine.Arch)
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "group\tfigure\tvariant\tthreads\tmedian\tmin\tmax\tunit\t")
+	for _, f := range r.Figures {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", f.Group, f.Name, f.Variant, f.Threads,
+			human(f.Median), human(f.Min), human(f.Max), f.Unit)
+	}
+	w.Flush()
+	if len(r.Ratios) > 0 {
+		fmt.Fprintln(out)
+		for _, x := range r.Ratios {
+			fmt.Fprintf(out, "%s %s %s: %.1f\n", x.Group, x.Variant, x.Name, x.Value)
+		}
+	}
+	if len(r.Signatures) > 0 {
+		fmt.Fprintln(out)
+		for _, s := range r.Signatures {
+			fmt.Fprintf(out, "signature %s %s %s: %d\n", s.Group, s.Variant, s.Name, s.Value)
+		}
+	}
+	return nil
+}
+
+// human writes a rate with an SI prefix: 1.23G, 45.6M, 789k.
+func human(x float64) string {
+	switch {
+	case x >= 1e9:
+		return fmt.Sprintf("%.2fG", x/1e9)
+	case x >= 1e6:
+		return fmt.Sprintf("%.1fM", x/1e6)
+	case x >= 1e3:
+		return fmt.Sprintf("%.1fk", x/1e3)
+	}
+	return fmt.Sprintf("%.2f", x)
+}
