@@ -51,10 +51,9 @@ func (v *Variant) CountMoves(p Position) int {
 		return bits.OnesCount32(playable)
 	}
 	n := 0
-	stride := v.Total() + 1
 	for m := playable; m != 0; m &= m - 1 {
 		o := trailingPit(m)
-		if v.laps[o*stride+Pit(p.Own, o)].opp != 0 {
+		if v.laps[o*v.stride+Pit(p.Own, o)].opp != 0 {
 			n++
 		}
 	}

@@ -69,9 +69,8 @@ func buildLapTable(v *Variant) []lapDelta {
 // sows them by the variant's lap rule. It returns the ring index of the last
 // pit.
 func (v *Variant) lap(rows *[2]uint64, start, k int) int {
-	w, shift := start/v.Pits, 8*uint(start%v.Pits)
-	rows[w] &^= 0xff << shift
-	d := &v.laps[start*(v.Total()+1)+k]
+	rows[v.ringWord[start]] &^= 0xff << v.ringShift[start]
+	d := &v.laps[start*v.stride+k]
 	rows[0] += d.own
 	rows[1] += d.opp
 	return int(d.last)
@@ -79,12 +78,12 @@ func (v *Variant) lap(rows *[2]uint64, start, k int) int {
 
 // ringPit returns the seeds in ring pit i.
 func (v *Variant) ringPit(rows *[2]uint64, i int) int {
-	return int(rows[i/v.Pits] >> (8 * uint(i%v.Pits)) & 0xff)
+	return int(rows[v.ringWord[i]] >> v.ringShift[i] & 0xff)
 }
 
 // takeRingPit empties ring pit i and returns the seeds it held.
 func (v *Variant) takeRingPit(rows *[2]uint64, i int) int {
-	w, shift := i/v.Pits, 8*uint(i%v.Pits)
+	w, shift := v.ringWord[i], v.ringShift[i]
 	c := int(rows[w] >> shift & 0xff)
 	rows[w] &^= 0xff << shift
 	return c

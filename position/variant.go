@@ -129,7 +129,10 @@ type Variant struct {
 	// this many (0: never). Values ignore it (rules.md 1.4 and 6).
 	StopAt int
 
-	laps []lapDelta // laps[start*(Total+1)+k]: a lap of k seeds from ring pit start
+	laps      []lapDelta         // laps[start*stride+k]: a lap of k seeds from ring pit start
+	stride    int                // Total()+1, the row length of laps
+	ringWord  [2 * MaxPits]uint8 // which packed row holds ring pit i (0 own, 1 opp)
+	ringShift [2 * MaxPits]uint8 // the bit offset of ring pit i in its row
 }
 
 // Total returns the seeds in the variant's start position (48 or 70).
@@ -163,7 +166,10 @@ var variants = []*Variant{
 
 func init() {
 	for _, v := range variants {
-		v.laps = buildLapTable(v)
+		v.laps, v.stride = buildLapTable(v), v.Total()+1
+		for i := 0; i < 2*v.Pits; i++ {
+			v.ringWord[i], v.ringShift[i] = uint8(i/v.Pits), uint8(8*(i%v.Pits))
+		}
 	}
 }
 
