@@ -80,6 +80,9 @@ func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) er
 
 func printPlay(out io.Writer, res playResult) error {
 	fmt.Fprintln(out, res.Position)
+	if res.StartPassed {
+		fmt.Fprintln(out, "the player named in the position had no legal move and passed")
+	}
 	for _, m := range res.Moves {
 		fmt.Fprintf(out, "move %v: captured %d", m.Move, m.Captured)
 		if m.Passed {
