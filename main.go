@@ -8,9 +8,14 @@ import (
 	"mancala/cmd"
 )
 
-func main() {
+func main() { os.Exit(run()) }
+
+// run executes the command line and returns the exit code: 0, 1 for an
+// error (reported as one line on stderr), or a command's own code.
+func run() int {
 	if err := cmd.Execute(); err != nil {
 		fmt.Fprintf(os.Stderr, "mancala: %v\n", err)
-		os.Exit(cmd.ExitCode(err))
+		return cmd.ExitCode(err)
 	}
+	return 0
 }
