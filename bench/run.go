@@ -9,10 +9,11 @@ import (
 )
 
 // Groups lists the benchmark groups in the order Run measures them.
-var Groups = []string{"sow", "perft"}
+var Groups = []string{"sow", "perft", "solve", "build"}
 
 // Run measures the named groups (all of Groups when none is named) on the
-// given variants and returns one report. It fails only on an unknown group.
+// given variants and returns one report. It fails on an unknown group or a
+// failed tablebase build.
 func Run(ctx context.Context, groups []string, variants []*position.Variant, opts Options) (Report, error) {
 	if len(groups) == 0 {
 		groups = Groups
@@ -26,6 +27,19 @@ func Run(ctx context.Context, groups []string, variants []*position.Variant, opt
 		case "perft":
 			figures, signatures := Perft(ctx, variants, opts)
 			r.Figures, r.Signatures = append(r.Figures, figures...), append(r.Signatures, signatures...)
+		case "solve":
+			figures, ratios, signatures, err := Solve(ctx, variants, opts)
+			r.Figures, r.Ratios = append(r.Figures, figures...), append(r.Ratios, ratios...)
+			r.Signatures = append(r.Signatures, signatures...)
+			if err != nil {
+				return r, err
+			}
+		case "build":
+			figures, signatures, err := Build(ctx, variants, opts)
+			r.Figures, r.Signatures = append(r.Figures, figures...), append(r.Signatures, signatures...)
+			if err != nil {
+				return r, err
+			}
 		default:
 			return r, fmt.Errorf("%q is not a benchmark group (known: %v)", g, Groups)
 		}

@@ -35,6 +35,12 @@ func newBenchCmd() *cobra.Command {
          and reference implementation, one thread and all threads, and their ratio
   perft  perft from each start position to a fixed depth; the node counts are a
          signature that changes only when the rules change
+  solve  the solver's fixed suite (bench/testdata/solve-suite.txt): nodes per
+         second on midgames to a fixed depth, whose one-thread node count is a
+         signature of the search, and seconds to an exact value on endgames,
+         one thread and all threads, with the speedups
+  build  positions per second of a small tablebase build (in a temporary
+         directory), one thread and all threads
 
 With no group named, every group runs. Output is a table, or with --json one
 document with the machine and every figure with its unit.`,
@@ -49,7 +55,7 @@ document with the machine and every figure with its unit.`,
 	c.Flags().StringVar(&opts.variant, "variant", "", "only this variant (default: all)")
 	c.Flags().IntVar(&opts.threads, "threads", runtime.NumCPU(), "threads of the multi-threaded figures")
 	c.Flags().Float64Var(&opts.seconds, "seconds", 2, "time budget of each figure, in seconds")
-	c.Flags().IntVar(&opts.runs, "runs", 5, "timed runs per figure (the median is reported)")
+	c.Flags().IntVar(&opts.runs, "runs", 3, "timed runs per figure (the median is reported)")
 	addJSONFlag(c, &opts.json)
 	return c
 }

@@ -11,6 +11,11 @@ var commands = []func() *cobra.Command{
 	newShowCmd,
 	newPlayCmd,
 	newPerftCmd,
+	newSolveCmd,
+	newBuildCmd,
+	newQueryCmd,
+	newVerifyCmd,
+	newStatsCmd,
 	newBenchCmd,
 }
 

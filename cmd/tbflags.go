@@ -1,0 +1,112 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/dustin/go-humanize"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"mancala/tablebase"
+)
+
+// This file holds what the tablebase commands (build, query, verify,
+// stats) share: the --tb flag, sizes, and the progress bar.
+
+// addTBFlag adds --tb DIR; empty means tablebase.DefaultDir().
+func addTBFlag(c *cobra.Command, target *string) {
+	c.Flags().StringVar(target, "tb", "", "tablebase directory (default "+defaultTBHelp()+")")
+}
+
+func defaultTBHelp() string {
+	if d := tablebase.DefaultDir(); d != "" {
+		return d
+	}
+	return "$XDG_DATA_HOME/mancala/tablebase or ~/.local/share/mancala/tablebase"
+}
+
+// tbDir returns the directory to use for a --tb value.
+func tbDir(flag string) string {
+	if flag != "" {
+		return flag
+	}
+	return tablebase.DefaultDir()
+}
+
+// parseSize reads a byte size such as 8GiB, 512MB or 1e9.
+func parseSize(flag, s string) (int64, error) {
+	n, err := humanize.ParseBytes(s)
+	if err != nil || n == 0 || n > 1<<62 {
+		return 0, fmt.Errorf("%s %q is not a size (e.g. 8GiB, 512MB)", flag, s)
+	}
+	return int64(n), nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// layerBar shows progress over several layers as one bar on a terminal,
+// fed by the tablebase package's per-layer progress callback. It draws
+// nothing when w is not a terminal.
+type layerBar struct {
+	bar   *progressbar.ProgressBar
+	pits  int
+	layer int
+	base  int64 // units of the layers below the current one
+}
+
+// newLayerBar returns a bar for layers 0..maxSeeds of a board with pits
+// pits a row, or one that draws nothing when w is not a terminal. A
+// resumed build starts part-way along it.
+func newLayerBar(w io.Writer, pits, maxSeeds int, what string) *layerBar {
+	b := &layerBar{pits: pits, layer: -1}
+	if !isTerminal(w) {
+		return b
+	}
+	b.bar = progressbar.NewOptions64(layerUnits(pits, 0, maxSeeds),
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionShowElapsedTimeOnFinish(),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+	return b
+}
+
+// update is a tablebase progress callback.
+func (b *layerBar) update(layer int, done, total int64) {
+	if b.bar == nil {
+		return
+	}
+	if layer != b.layer {
+		b.layer, b.base = layer, layerUnits(b.pits, 0, layer-1)
+		b.bar.Describe(fmt.Sprintf("layer %d", layer))
+	}
+	_ = b.bar.Set64(b.base + done)
+}
+
+// finish clears the bar.
+func (b *layerBar) finish() {
+	if b.bar != nil {
+		_ = b.bar.Finish()
+	}
+}
+
+// layerUnits returns the progress units of layers from..to of a board
+// with pits pits a row: 3 per position.
+func layerUnits(pits, from, to int) int64 {
+	ix := tablebase.NewIndex(pits)
+	total := int64(0)
+	for n := from; n <= to; n++ {
+		total += 3 * ix.Size(n)
+	}
+	return total
+}

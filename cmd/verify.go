@@ -1,0 +1,114 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"mancala/position"
+	"mancala/tablebase"
+)
+
+type verifyOptions struct {
+	tb      string
+	threads int
+	json    bool
+}
+
+func newVerifyCmd() *cobra.Command {
+	opts := &verifyOptions{}
+	c := &cobra.Command{
+		Use:   "verify VARIANT [--tb DIR]",
+		Short: "Re-check every stored value of a variant's tablebase",
+		Long: `verify reads every complete layer of the variant's tablebase, checks it
+against the checksum recorded when it was built, and re-derives each position's
+value from its moves: a position without moves must hold its end-of-game share
+difference, any other the best over its moves of the seeds captured minus the
+value of the position reached. Any failure names the layer and the position
+and makes the exit code non-zero.`,
+		Example: `  mancala verify awari
+  mancala verify akon --tb /data/tb --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runVerify(c.OutOrStdout(), c.ErrOrStderr(), args[0], opts)
+		},
+	}
+	c.Flags().IntVar(&opts.threads, "threads", runtime.NumCPU(), "worker threads")
+	addTBFlag(c, &opts.tb)
+	addJSONFlag(c, &opts.json)
+	return c
+}
+
+type verifyResult struct {
+	Variant string                 `json:"variant"`
+	Dir     string                 `json:"dir"`
+	OK      bool                   `json:"ok"`
+	Layers  []tablebase.LayerCheck `json:"layers"`
+}
+
+func runVerify(out, errOut io.Writer, name string, opts *verifyOptions) error {
+	v, err := position.Lookup(name)
+	if err != nil {
+		return err
+	}
+	dir := tbDir(opts.tb)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	bar := newLayerBar(errOut, v.Pits, storedMax(dir, v), "verify")
+	checks, verr := tablebase.Verify(ctx, dir, v, tablebase.VerifyOptions{Threads: opts.threads, Progress: bar.update})
+	bar.finish()
+	if checks == nil && verr != nil {
+		return verr
+	}
+	if len(checks) == 0 {
+		return fmt.Errorf("no %s layers in %s to verify", v.Name, dir)
+	}
+	res := verifyResult{Variant: v.Name, Dir: dir, OK: verr == nil, Layers: checks}
+	if opts.json {
+		if err := writeJSON(out, res); err != nil {
+			return err
+		}
+	} else {
+		printVerify(out, res)
+	}
+	return verr
+}
+
+// storedMax returns the last complete layer in dir, for sizing the bar
+// (0 when it cannot tell).
+func storedMax(dir string, v *position.Variant) int {
+	pr, err := tablebase.OpenProber(dir, v)
+	if err != nil {
+		return 0
+	}
+	defer pr.Close()
+	return max(pr.MaxSeeds(), 0)
+}
+
+func printVerify(out io.Writer, res verifyResult) {
+	for _, c := range res.Layers {
+		if c.OK() {
+			fmt.Fprintf(out, "layer %2d: %d positions ok\n", c.Seeds, c.Positions)
+			continue
+		}
+		fmt.Fprintf(out, "layer %2d: %d positions FAILED:", c.Seeds, c.Positions)
+		if !c.ChecksumOK {
+			fmt.Fprint(out, " checksum mismatch;")
+		}
+		if c.Unreadable != "" {
+			fmt.Fprintf(out, " unreadable: %s;", c.Unreadable)
+		}
+		fmt.Fprintf(out, " %d positions disagree with their moves\n", c.Mismatches)
+		for _, e := range c.Examples {
+			fmt.Fprintf(out, "    %s\n", e)
+		}
+	}
+	if res.OK {
+		fmt.Fprintf(out, "%s: all %d layers verified\n", res.Variant, len(res.Layers))
+	}
+}

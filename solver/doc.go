@@ -1,0 +1,113 @@
+// Package solver owns search: it finds the value of a position (rules.md
+// section 6: the score difference in seeds, from the side to move, for the
+// rest of the game) and its best moves, exactly when it can, with an
+// alpha-beta search over the position engine.
+//
+// Search (or a Solver, which keeps its table between positions) is the
+// whole API. A Result says whether its value is exact; a search stopped by
+// its context, a depth or a node limit returns its deepest completed
+// iteration and says it is not exact.
+//
+// # Values
+//
+// A move's value is the seeds it captures minus the value of the position
+// it leads to; a pass is a move that captures nothing. A position with no
+// moves is worth Variant.TerminalValue. A position that repeats one on the
+// current line is worth 0 from there (rules.md section 0: the board's
+// seeds count for nobody). The 25-seed stop of awari and oware is not
+// applied. The value of a position with S seeds lies in -S..S, which the
+// search uses as bounds.
+//
+// # The search
+//
+// negamax is a fail-soft alpha-beta search (its doc comment states the
+// contract) with a transposition table (tt.go: two atomic words an entry,
+// lower and upper bounds, each proven or not), move ordering by table
+// move, then captures, then the history heuristic, and a horizon estimate
+// (a quarter of the row difference). Iterative deepening drives it; at each
+// depth MTD(f) (Plaat, Schaeffer, Pijls and de Bruin, "Best-first
+// fixed-depth minimax algorithms", Artificial Intelligence 87, 1996) pins
+// the value with null-window probes.
+//
+// Exact values come from proof, not from depth: every score carries a
+// proven flag, set when every leaf it rests on is a game end, a repetition
+// or a tablebase value, and cleared by any horizon estimate. Proven bounds
+// on each root move's value are kept apart from the estimates and only
+// ever tighten; the position's value is exact when the largest proven
+// lower bound of its moves meets the largest proven upper bound. The
+// search deepens until then, and then probes each other move with a null
+// window at that value until it is proven to reach it or not, so that
+// BestMoves lists every best move. With AllMoves it runs MTD(f) on every
+// root move until each value is proven. Because proven values are the
+// game's values, the exact result does not depend on the thread count,
+// the table size or the order of events; only estimates do.
+//
+// # Repetitions and the transposition table
+//
+// A repetition scores 0, so the value of a node can depend on the line
+// that reached it: the graph-history-interaction problem (Palay 1983;
+// Campbell, "The graph-history interaction: on ignoring position history",
+// 1985; Kishimoto and Müller, "A general solution to the graph history
+// interaction problem", AAAI 2004). A flag on scores that touched a
+// repetition is not enough on its own: a result computed without touching
+// the line can still be wrong on another line that contains a position it
+// passed through. This package is exact about it, from three facts:
+//
+//  1. Seeds only leave the board, so a position can repeat only one reached
+//     since the last capture (its layer). A node's value V(p|H) depends on
+//     its position p and the set H of earlier positions of its layer; a
+//     node first in its layer (the root, or just after a capture) is
+//     history-free: H is empty and V(p|∅) is the value of rules.md
+//     section 6, which a tablebase stores.
+//  2. A repetition only ever pulls a value toward 0: V(p|H) lies between 0
+//     and V(p|∅). (Each player has a memoryless optimal strategy in the
+//     game where endless play is worth 0; against it, leaving the line
+//     early through a repetition gains the other side nothing beyond 0.
+//     The tests check the consequence, that value iteration, which has no
+//     lines, agrees with plain minimax.)
+//  3. A proof whose repetition leaves all lie at or below the node holds
+//     on any line that does not pass through the proof's positions, in
+//     particular with H empty.
+//
+// So the table has two kinds of entry, both in the board's bucket:
+//
+//   - A board entry (key: the board, without the player, since the rules
+//     never name one) holds bounds on V(p|∅) and estimates. A
+//     history-free node uses it as it is. Any other node takes from it
+//     only proven bounds, pulled toward 0 by fact 2 (a lower bound l
+//     serves as min(l, 0), an upper bound u as max(u, 0)), and its move.
+//     The tablebase is used the same way. Estimates are not taken across
+//     lines: the same board recurs inside its own subtree on other lines,
+//     and estimates passed round that cycle would never give way to proof.
+//   - A line entry (key: the board, the player, and the XOR of hashes of
+//     H's positions; keyFor) is for the node with that exact H, which has
+//     the same value: it holds that node's estimates and proven bounds.
+//
+// negamax returns with each score the lowest ply of a line position that
+// a repetition in its subtree hit. A proven result that hit nothing above
+// the node goes to the board entry too (fact 3); one that did goes only to
+// the line entry, except a positive lower or a negative upper bound, which
+// by fact 2 holds for V(p|∅) as well. Bounds taken from a line entry, or
+// pulled toward 0, count as hitting the top of the layer.
+//
+// Hence an exact result equals plain minimax of the game with repetitions
+// of the line scoring 0 (the tests check this against plain minimax and
+// against value iteration), up to 64-bit hash collisions (see table). The
+// price: transpositions within a layer share only proven bounds, so long
+// cycling endgames (awari's and oware's, with few seeds spread out) are
+// slow to prove.
+//
+// # Threads
+//
+// Lazy SMP (Daniel Homan's 2013 proposal on TalkChess, as in Stockfish and
+// ChizhovVadim/CounterGo's lazysmp.go): Options.Threads goroutines, under
+// an errgroup, run the same iterative deepening on one shared table,
+// helpers starting one ply deeper and at other root moves, so that they
+// fill the table for each other. Entries are read and written with
+// sync/atomic and verified by an XOR of key and data (Hyatt and Mann, "A
+// lockless transposition table implementation for parallel search", ICGA
+// Journal 25, 2002), so a torn read is a miss, not a wrong value. Any
+// thread may prove the value; the main thread's return stops the others.
+//
+// Nothing here prints; package cmd does.
+package solver

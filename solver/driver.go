@@ -1,0 +1,300 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"mancala/position"
+)
+
+// search is the state of one Search call that the threads share: the root,
+// the table, the stop flag, and proven bounds on every root move's value.
+// The position's value is the largest move value, so the root's proven
+// bounds are the largest of the moves' (rootBounds).
+type search struct {
+	v      *position.Variant
+	root   position.Position
+	moves  []position.Move
+	opts   Options
+	table  *table
+	tb     Tablebase
+	tbMax  int // positions with at most this many seeds are probed; -1 none
+	salt   uint64
+	lo, hi []atomic.Int32 // proven bounds on each root move's value
+
+	stop       atomic.Bool
+	stopReason atomic.Pointer[StopReason]
+	// epoch counts settling events (the root value proven, a move's value
+	// decided); a thread whose epoch is stale abandons its probe to look
+	// at what is left to do.
+	epoch     atomic.Uint64
+	rootDone  atomic.Bool
+	settled   []atomic.Bool
+	nodes     atomic.Uint64
+	tbHits    atomic.Uint64
+	iterMu    sync.Mutex
+	deepest   iteration // deepest completed iteration of any thread
+	haveDepth bool
+}
+
+// iteration is one completed depth of iterative deepening.
+type iteration struct {
+	depth  int
+	value  int   // the depth's value (an estimate unless proven)
+	move   int   // index into moves of its best move
+	values []int // each move's value at that depth (AllMoves only)
+}
+
+func newSearch(s *Solver, v *position.Variant, p position.Position, moves []position.Move) *search {
+	sr := &search{v: v, root: p, moves: slices.Clone(moves), opts: s.opts, table: s.table,
+		tb: s.opts.Tablebase, tbMax: -1, salt: variantSalt(v)}
+	if sr.tb != nil {
+		sr.tbMax = sr.tb.MaxSeeds()
+	}
+	sr.lo = make([]atomic.Int32, len(moves))
+	sr.hi = make([]atomic.Int32, len(moves))
+	sr.settled = make([]atomic.Bool, len(moves))
+	for i, m := range sr.moves {
+		c, s := int32(m.Captured), int32(m.Next.Seeds())
+		sr.lo[i].Store(c - s)
+		sr.hi[i].Store(c + s)
+	}
+	return sr
+}
+
+// run searches with opts.Threads goroutines until the goal is met or a
+// limit stops them. Thread 0 is the main thread: when it returns, the
+// others are stopped.
+func (s *search) run(ctx context.Context) {
+	stopOnDone := context.AfterFunc(ctx, func() {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			s.halt(StopTime)
+		} else {
+			s.halt(StopCanceled)
+		}
+	})
+	defer stopOnDone()
+	var g errgroup.Group
+	for id := 0; id < s.opts.Threads; id++ {
+		w := newWorker(s, id)
+		g.Go(func() error {
+			w.run()
+			w.flush()
+			if id == 0 {
+				s.halt(StopDepth)
+			}
+			return nil
+		})
+	}
+	_ = g.Wait() // workers return no errors
+}
+
+// halt stops every thread; the first reason given is the one reported.
+func (s *search) halt(reason StopReason) {
+	s.stopReason.CompareAndSwap(nil, &reason)
+	s.stop.Store(true)
+}
+
+// record keeps it if it is the deepest completed iteration so far.
+func (s *search) record(it iteration) {
+	s.iterMu.Lock()
+	defer s.iterMu.Unlock()
+	if !s.haveDepth || it.depth > s.deepest.depth {
+		s.deepest, s.haveDepth = it, true
+	}
+}
+
+// raiseLo and lowerHi tighten the proven bounds of root move i.
+func (s *search) raiseLo(i, v int) {
+	for old := s.lo[i].Load(); int32(v) > old; old = s.lo[i].Load() {
+		if s.lo[i].CompareAndSwap(old, int32(v)) {
+			return
+		}
+	}
+}
+
+func (s *search) lowerHi(i, v int) {
+	for old := s.hi[i].Load(); int32(v) < old; old = s.hi[i].Load() {
+		if s.hi[i].CompareAndSwap(old, int32(v)) {
+			return
+		}
+	}
+}
+
+// moveBounds returns the proven bounds of root move i.
+func (s *search) moveBounds(i int) (lo, hi int) {
+	return int(s.lo[i].Load()), int(s.hi[i].Load())
+}
+
+// rootBounds returns proven bounds on the position's value: the largest
+// proven lower and upper bounds of its moves.
+func (s *search) rootBounds() (lo, hi int) {
+	lo, hi = -1<<20, -1<<20
+	for i := range s.moves {
+		l, h := s.moveBounds(i)
+		lo, hi = max(lo, l), max(hi, h)
+	}
+	return lo, hi
+}
+
+// rootExact reports whether the position's value is proven, and marks the
+// event for the other threads the first time.
+func (s *search) rootExact() bool {
+	if s.rootDone.Load() {
+		return true
+	}
+	if lo, hi := s.rootBounds(); lo != hi {
+		return false
+	}
+	if s.rootDone.CompareAndSwap(false, true) {
+		s.epoch.Add(1)
+	}
+	return true
+}
+
+// moveSettled reports whether root move i needs no more search: its value
+// is proven (AllMoves), or it is proven to reach or to miss the proven
+// value of the position. It marks the event the first time.
+func (s *search) moveSettled(i int) bool {
+	if s.settled[i].Load() {
+		return true
+	}
+	lo, hi := s.moveBounds(i)
+	done := lo == hi
+	if !s.opts.AllMoves {
+		v, _ := s.rootBounds()
+		done = lo >= v || hi < v
+	}
+	if done && s.settled[i].CompareAndSwap(false, true) {
+		s.epoch.Add(1)
+	}
+	return done
+}
+
+// allSettled reports whether every root move is settled.
+func (s *search) allSettled() bool {
+	for i := range s.moves {
+		if !s.moveSettled(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// result assembles the Result once every thread has returned.
+func (s *search) result() Result {
+	lo, hi := s.rootBounds()
+	res := Result{Lower: lo, Upper: hi, Exact: lo == hi, Nodes: s.nodes.Load(),
+		TablebaseHits: s.tbHits.Load(), Depth: s.deepest.depth, Stop: *s.stopReason.Load()}
+	it := s.deepest
+	res.Value = min(max(it.value, lo), hi)
+	best := it.move
+	if res.Exact {
+		res.Value = lo
+		res.BestMovesComplete = true
+		for i, m := range s.moves {
+			l, h := s.moveBounds(i)
+			if l >= lo {
+				res.BestMoves = append(res.BestMoves, int(m.Pit))
+			} else if h >= lo {
+				res.BestMovesComplete = false
+			}
+		}
+		if l, _ := s.moveBounds(best); l < lo {
+			best = s.provenBest(lo)
+		}
+		if res.BestMovesComplete && (!s.opts.AllMoves || s.allSettled()) {
+			res.Stop = StopExact
+		}
+	} else {
+		res.BestMoves = []int{int(s.moves[best].Pit)}
+	}
+	if s.opts.AllMoves {
+		res.Moves = s.moveValues(it)
+	}
+	res.PV = s.principalVariation(best)
+	return res
+}
+
+// provenBest returns the first move proven to reach v.
+func (s *search) provenBest(v int) int {
+	for i := range s.moves {
+		if l, _ := s.moveBounds(i); l >= v {
+			return i
+		}
+	}
+	return 0
+}
+
+// moveValues lists every root move's value for Result.Moves.
+func (s *search) moveValues(it iteration) []MoveValue {
+	out := make([]MoveValue, len(s.moves))
+	for i, m := range s.moves {
+		lo, hi := s.moveBounds(i)
+		mv := MoveValue{Move: int(m.Pit), Captured: int(m.Captured), Lower: lo, Upper: hi, Exact: lo == hi}
+		mv.Value = lo
+		if !mv.Exact && i < len(it.values) {
+			mv.Value = min(max(it.values[i], lo), hi)
+		}
+		out[i] = mv
+	}
+	return out
+}
+
+// principalVariation follows best moves through the table from the root
+// move first, stopping at a game end, a repetition or a missing entry.
+func (s *search) principalVariation(first int) []int {
+	m := s.moves[first]
+	pv := []int{int(m.Pit)}
+	layer := []position.Position{s.root}
+	var history uint64
+	for p := s.root; len(pv) < 2*MaxPly; {
+		if m.Captured > 0 {
+			layer, history = layer[:0], 0
+		} else {
+			history ^= pathHash(p, boardHash(p, s.salt))
+		}
+		p = m.Next
+		if slices.Contains(layer, p) {
+			break
+		}
+		next, found := moveByCode(s.v, p, s.tableMove(p, len(layer) == 0, history))
+		if !found {
+			break
+		}
+		layer = append(layer, p)
+		m = next
+		pv = append(pv, int(m.Pit))
+	}
+	return pv
+}
+
+// tableMove returns the best move the table knows for p (pit+1, 0 none):
+// from the entry of p's line if there is one, else from p's board entry.
+func (s *search) tableMove(p position.Position, free bool, history uint64) int {
+	board := boardHash(p, s.salt)
+	if !free {
+		if e, ok := s.table.probe(board, keyFor(p, board, false, history)); ok && e.move != 0 {
+			return e.move
+		}
+	}
+	e, _ := s.table.probe(board, board)
+	return e.move
+}
+
+// moveByCode finds the legal move of p stored as code (pit+1).
+func moveByCode(v *position.Variant, p position.Position, code int) (position.Move, bool) {
+	var buf [position.MaxPits]position.Move
+	n := v.Moves(p, &buf)
+	for _, m := range buf[:n] {
+		if int(m.Pit)+1 == code {
+			return m, true
+		}
+	}
+	return position.Move{}, false
+}

@@ -1,0 +1,337 @@
+package solver
+
+import "mancala/position"
+
+// noHit is the hit ply of a score that rests on no repetition of a
+// position before the node.
+const noHit = MaxPly + 10
+
+// negamax searches p, at ply ply of the thread's path, to depth plies.
+//
+// Preconditions: alpha < beta; w.path[layer:ply] holds the positions of the
+// current layer before p (positions since the last capture, or since the
+// root), and history is the XOR of their pathHash values (0 when
+// layer == ply: p is history-free).
+//
+// It returns a score, whether the score is proven, and hit, the lowest ply
+// of a position on the path that the score may rest on through a
+// repetition (noHit if none). Fail-soft contract (as in PascalPons/connect4):
+// with v the value of p given the path (for a proven score: the game's
+// value, rules.md section 6, with repetitions of the line scoring 0; else
+// the depth-limited estimate),
+//
+//	score <= alpha          v <= score  (an upper bound)
+//	alpha < score < beta    v == score
+//	score >= beta           v >= score  (a lower bound)
+//
+// A score is proven when every leaf it rests on is a game end, a
+// repetition or a tablebase value, never a horizon estimate. A proven score
+// with hit >= ply holds for p whatever the line (doc.go). When the thread
+// is stopped the result is meaningless and nothing is stored.
+func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int, history uint64) (int, bool, int) {
+	w.nodes++
+	if w.nodes&pollMask == 0 {
+		w.poll()
+	}
+	if w.stopped {
+		return 0, false, noHit
+	}
+	for i := layer; i < ply; i++ {
+		if w.path[i] == p {
+			return 0, true, i // repetition: the board counts for nobody
+		}
+	}
+	seeds := p.Seeds()
+	switch {
+	case seeds <= alpha:
+		return seeds, true, noHit // the value is at most the seeds on the board
+	case -seeds >= beta:
+		return -seeds, true, noHit
+	}
+	n := node{ply: ply, layer: layer, board: boardHash(p, w.s.salt)}
+	n.lineKey = keyFor(p, n.board, false, history)
+	b := w.known(p, seeds, depth, &n)
+	if score, proven, hit, ok := b.cut(alpha, beta); ok {
+		return score, proven, hit
+	}
+	var buf [position.MaxPits]position.Move
+	moves := w.v.Moves(p, &buf)
+	if moves == 0 {
+		return w.v.TerminalValue(p), true, noHit
+	}
+	if depth <= 0 {
+		return evaluate(p), false, noHit
+	}
+	w.path[ply] = p
+	childHistory := history ^ pathHash(p, n.board)
+	var order [position.MaxPits]int8
+	w.orderMoves(p, &buf, moves, b.move, &order)
+	best, bestMove, allProven, hit := -inf, 0, true, noHit
+	a := alpha
+	for _, k := range order[:moves] {
+		m := &buf[k]
+		c := int(m.Captured)
+		var t, h int
+		var proven bool
+		if c > 0 {
+			t, proven, h = w.negamax(m.Next, c-beta, c-a, depth-1, ply+1, ply+1, 0)
+		} else {
+			t, proven, h = w.negamax(m.Next, -beta, -a, depth-1, ply+1, layer, childHistory)
+		}
+		if w.stopped {
+			return 0, false, noHit
+		}
+		s := c - t
+		if s > best {
+			best, bestMove = s, int(m.Pit)+1
+		}
+		if s >= beta {
+			w.rewardCutoff(p, m, depth)
+			w.store(&n, result{score: s, lower: true, proven: proven, draft: depth, move: bestMove}, h)
+			return s, proven, h
+		}
+		allProven, hit = allProven && proven, min(hit, h)
+		a = max(a, s)
+	}
+	r := result{score: best, upper: true, lower: best > alpha, proven: allProven, draft: depth}
+	if r.lower {
+		r.move = bestMove
+	}
+	w.store(&n, r, hit)
+	return best, allProven, hit
+}
+
+// node is what negamax knows of the node it searches, for the table.
+type node struct {
+	ply, layer int
+	board      uint64 // boardHash: the history-free key, and the bucket
+	lineKey    uint64 // the key that includes the line (keyFor)
+}
+
+func (n *node) historyFree() bool { return n.ply == n.layer }
+
+// bounds are what the table and the tablebase know of a node: proven
+// bounds, with the hit ply each rests on, estimates good for the depth
+// searched, and the best move known.
+type bounds struct {
+	lo, hi       int // proven
+	loHit, hiHit int
+	elo, ehi     int // estimates
+	move         int // pit+1, 0 none
+}
+
+// known gathers the bounds the table and tablebase give for p.
+//
+// A history-free node takes its board entry and the tablebase as they are.
+// A node with a line before it takes its line entry (the same position
+// after the same earlier positions of its layer: the same node) with its
+// estimates, and from the board entry and the tablebase only proven
+// bounds, pulled toward 0: a repetition only ever moves a value toward 0
+// (doc.go), so V(p|line) lies between 0 and the history-free value. It
+// takes no estimates from the board entry: the same board recurs inside
+// its own subtree on other lines, and estimates passed round such a cycle
+// would never be replaced by proof.
+func (w *worker) known(p position.Position, seeds, depth int, n *node) bounds {
+	b := bounds{lo: -inf, hi: inf, loHit: noHit, hiHit: noHit, elo: -inf, ehi: inf}
+	free := n.historyFree()
+	if seeds <= w.tbM {
+		if v, ok := w.tb.Probe(p); ok {
+			w.tbHits++
+			b.freeLower(v, free, n.layer)
+			b.freeUpper(v, free, n.layer)
+			if free {
+				return b
+			}
+		}
+	}
+	if e, ok := w.tt.probe(n.board, n.board); ok {
+		b.move = e.move
+		if e.loProven {
+			b.freeLower(e.lo, free, n.layer)
+		}
+		if e.hiProven {
+			b.freeUpper(e.hi, free, n.layer)
+		}
+		if free {
+			b.estimates(e, depth)
+		}
+	}
+	if free {
+		return b
+	}
+	if e, ok := w.tt.probe(n.board, n.lineKey); ok {
+		if e.loProven {
+			b.lower(e.lo, lineHit(e.loLine, n.layer))
+		}
+		if e.hiProven {
+			b.upper(e.hi, lineHit(e.hiLine, n.layer))
+		}
+		b.estimates(e, depth)
+		if e.move != 0 {
+			b.move = e.move
+		}
+	}
+	return b
+}
+
+// lineHit is the hit ply to assume for a proven bound of a line entry: the
+// first ply of the layer if it rests on the line (the entry does not keep
+// which position it was), else none.
+func lineHit(onLine bool, layer int) int {
+	if onLine {
+		return layer
+	}
+	return noHit
+}
+
+// estimates takes e's unproven bounds if they were searched deep enough.
+func (b *bounds) estimates(e entry, depth int) {
+	if e.draft < depth {
+		return
+	}
+	if !e.loProven && e.lo != noLower {
+		b.elo = e.lo
+	}
+	if !e.hiProven && e.hi != noUpper {
+		b.ehi = e.hi
+	}
+}
+
+// freeLower takes a proven lower bound on the history-free value.
+func (b *bounds) freeLower(v int, free bool, layer int) {
+	if !free && v > 0 {
+		b.lower(0, layer)
+		return
+	}
+	b.lower(v, noHit)
+}
+
+// freeUpper takes a proven upper bound on the history-free value.
+func (b *bounds) freeUpper(v int, free bool, layer int) {
+	if !free && v < 0 {
+		b.upper(0, layer)
+		return
+	}
+	b.upper(v, noHit)
+}
+
+// lower and upper keep the tighter proven bound; between equal ones, the
+// one that rests on less of the line.
+func (b *bounds) lower(v, hit int) {
+	if v > b.lo || v == b.lo && hit > b.loHit {
+		b.lo, b.loHit = v, hit
+	}
+}
+
+func (b *bounds) upper(v, hit int) {
+	if v < b.hi || v == b.hi && hit > b.hiHit {
+		b.hi, b.hiHit = v, hit
+	}
+}
+
+// cut reports whether the bounds settle a search with window (alpha,
+// beta), and with what score, proven flag and hit ply. Proven bounds come
+// first.
+func (b *bounds) cut(alpha, beta int) (score int, proven bool, hit int, ok bool) {
+	switch {
+	case b.lo >= beta:
+		return b.lo, true, b.loHit, true
+	case b.hi <= alpha:
+		return b.hi, true, b.hiHit, true
+	case b.lo == b.hi:
+		return b.lo, true, min(b.loHit, b.hiHit), true
+	case b.elo >= beta:
+		return b.elo, false, noHit, true
+	case b.ehi <= alpha:
+		return b.ehi, false, noHit, true
+	case b.elo == b.ehi:
+		return b.elo, false, noHit, true
+	}
+	return 0, false, noHit, false
+}
+
+// store records a node's result. A history-free node's result goes to its
+// board entry. Any other node's goes to its line entry; a proven result
+// that rests on nothing before the node holds on any line, so it goes to
+// the board entry too; and since a repetition only moves a value toward 0,
+// so does a positive lower or a negative upper bound that rests on the
+// line.
+func (w *worker) store(n *node, r result, hit int) {
+	if n.historyFree() {
+		w.tt.store(n.board, n.board, r)
+		return
+	}
+	onLine := r.proven && hit < n.ply
+	line := r
+	line.line, line.onLine = true, onLine
+	w.tt.store(n.board, n.lineKey, line)
+	if !r.proven {
+		return
+	}
+	free := r
+	if onLine {
+		free.lower = r.lower && r.score > 0
+		free.upper = r.upper && r.score < 0
+	}
+	if free.lower || free.upper {
+		w.tt.store(n.board, n.board, free)
+	}
+}
+
+// evaluate is the horizon estimate of p's value: a quarter of the seeds
+// the mover has on their row beyond the opponent's. Seeds on one's own row
+// are mostly one's own at the end (EndOwnRows), and a player short of
+// seeds risks being starved. Estimates are never marked proven.
+func evaluate(p position.Position) int {
+	return (position.RowSeeds(p.Own) - position.RowSeeds(p.Opp)) / 4
+}
+
+// orderMoves writes into order the indexes of buf[:n] best first: the
+// table's move, then captures (largest first), then by the history
+// heuristic (Schaeffer, "The history heuristic and alpha-beta search
+// enhancements in practice", IEEE PAMI 11, 1989).
+func (w *worker) orderMoves(p position.Position, buf *[position.MaxPits]position.Move, n, ttMove int, order *[position.MaxPits]int8) {
+	var score [position.MaxPits]int32
+	for i := 0; i < n; i++ {
+		m := &buf[i]
+		switch {
+		case int(m.Pit)+1 == ttMove:
+			score[i] = 1 << 30
+		case m.Captured > 0:
+			score[i] = 1<<24 + int32(m.Captured)
+		default:
+			score[i] = *w.historySlot(p, m)
+		}
+		// Insertion sort: at most seven moves.
+		j := i
+		for ; j > 0 && score[order[j-1]] < score[i]; j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = int8(i)
+	}
+}
+
+// historySlot is the history counter of a quiet move: by pit and by the
+// seeds it sows (capped), since a pit's number alone says little.
+func (w *worker) historySlot(p position.Position, m *position.Move) *int32 {
+	sown := 0
+	if !m.IsPass() {
+		sown = min(position.Pit(p.Own, int(m.Pit)-1), 15)
+	}
+	return &w.history[m.Pit][sown]
+}
+
+// rewardCutoff credits a quiet move that caused a cutoff at depth plies.
+func (w *worker) rewardCutoff(p position.Position, m *position.Move, depth int) {
+	if m.Captured > 0 {
+		return
+	}
+	h := w.historySlot(p, m)
+	if *h += int32(depth * depth); *h > 1<<22 {
+		for i := range w.history {
+			for j := range w.history[i] {
+				w.history[i][j] /= 2
+			}
+		}
+	}
+}

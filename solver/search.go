@@ -1,0 +1,177 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+
+	"mancala/position"
+)
+
+// Options configure a Solver. The zero value is usable: every field's zero
+// selects the default noted.
+type Options struct {
+	// Threads is the number of search goroutines (Lazy SMP); 0 means
+	// runtime.NumCPU().
+	Threads int
+	// HashMiB is the transposition table's size in MiB (2^20 bytes),
+	// rounded down to a power of two; 0 means DefaultHashMiB.
+	HashMiB int
+	// MaxDepth is the deepest iteration, in plies (a pass is a ply); 0
+	// means no limit but MaxPly.
+	MaxDepth int
+	// MaxNodes stops the search after about this many nodes, all threads
+	// together; 0 means no limit.
+	MaxNodes uint64
+	// Tablebase gives exact values of positions with few seeds; nil means
+	// none.
+	Tablebase Tablebase
+	// AllMoves asks for every root move's value (Result.Moves), not only
+	// the position's value and best moves.
+	AllMoves bool
+}
+
+const (
+	// DefaultHashMiB is the table size used when Options.HashMiB is 0.
+	DefaultHashMiB = 64
+	// MaxPly is the deepest any search goes: the length of the longest
+	// line the search can follow.
+	MaxPly = 8000
+)
+
+// MoveValue is the value of one legal move of the root (rules.md section
+// 6): the seeds it captures minus the value of the position it leads to.
+type MoveValue struct {
+	Move     int  // pit 1..Pits on the mover's row, or position.PassPit
+	Captured int  // seeds the move captures
+	Value    int  // the exact value if Exact, else the deepest estimate
+	Exact    bool // Value is proven
+	// Lower and Upper are proven bounds on the value (equal when Exact).
+	Lower, Upper int
+}
+
+// StopReason says why a search ended.
+type StopReason string
+
+// The reasons a search ends.
+const (
+	StopExact    StopReason = "exact"       // the value is proven, and the best moves
+	StopGameOver StopReason = "game over"   // the position has no moves
+	StopDepth    StopReason = "depth limit" // Options.MaxDepth reached, or MaxPly
+	StopNodes    StopReason = "node limit"  // Options.MaxNodes reached
+	StopTime     StopReason = "time limit"  // the context's deadline passed
+	StopCanceled StopReason = "canceled"    // the context was canceled (Ctrl-C)
+)
+
+// Result is what a search found. Values are score differences in seeds
+// from the side to move of the searched position, for the rest of the game
+// (rules.md section 6), in -S..S for S seeds on the board.
+type Result struct {
+	// Value is the position's value: proven if Exact, else the estimate
+	// of the deepest completed iteration.
+	Value int
+	// Exact: Value is proven, every leaf behind it being a game end, a
+	// repetition or a tablebase value.
+	Exact bool
+	// Lower and Upper are proven bounds on the value, equal when Exact.
+	Lower, Upper int
+	// GameOver: the position has no moves; Value is its terminal value.
+	GameOver bool
+	// BestMoves are moves that achieve Value, in pit order (a pass is
+	// PassPit). When Exact and BestMovesComplete it is every such move;
+	// when not Exact it is the deepest iteration's best move alone.
+	BestMoves         []int
+	BestMovesComplete bool
+	// Moves has every legal move's value, in pit order, when
+	// Options.AllMoves is set.
+	Moves []MoveValue
+	// PV is the principal variation, pits and passes, read from the
+	// transposition table; it may stop early.
+	PV []int
+	// Depth is the deepest completed iteration, in plies.
+	Depth int
+	// Nodes is the number of positions searched, all threads together.
+	Nodes uint64
+	// TablebaseHits counts successful tablebase probes.
+	TablebaseHits uint64
+	// Elapsed is the wall-clock time of the search.
+	Elapsed time.Duration
+	// Stop says why the search ended.
+	Stop StopReason
+}
+
+// Solver searches positions. It keeps its transposition table from one
+// search to the next, so a series of positions is solved faster with one
+// Solver than with one Search call each. A Solver is not safe for
+// concurrent use; each Search uses Options.Threads goroutines itself.
+type Solver struct {
+	opts  Options
+	table *table
+}
+
+// New returns a Solver with the given options. It returns an error for a
+// negative option.
+func New(opts Options) (*Solver, error) {
+	if opts.Threads < 0 || opts.HashMiB < 0 || opts.MaxDepth < 0 {
+		return nil, fmt.Errorf("solver: negative option (threads %d, hash %d MiB, depth %d)",
+			opts.Threads, opts.HashMiB, opts.MaxDepth)
+	}
+	if opts.Threads == 0 {
+		opts.Threads = runtime.NumCPU()
+	}
+	if opts.HashMiB == 0 {
+		opts.HashMiB = DefaultHashMiB
+	}
+	if opts.MaxDepth == 0 || opts.MaxDepth > MaxPly {
+		opts.MaxDepth = MaxPly
+	}
+	return &Solver{opts: opts, table: newTable(opts.HashMiB)}, nil
+}
+
+// Options returns the options in force, defaults filled in.
+func (s *Solver) Options() Options { return s.opts }
+
+// Clear empties the transposition table.
+func (s *Solver) Clear() { s.table.clear() }
+
+// Search finds the value of p (rules.md section 6) and its best moves,
+// deepening until the value is proven or a limit stops it: the context
+// (deadline, cancellation), Options.MaxDepth or Options.MaxNodes. A stopped
+// search is not an error: it returns the deepest completed iteration with
+// Exact false (unless the value was proven by then), and Stop says why. The
+// first iteration always completes, so a position with moves always gets a
+// legal best move. p must have at most v.Total() seeds, else an error.
+func (s *Solver) Search(ctx context.Context, v *position.Variant, p position.Position) (Result, error) {
+	if v == nil {
+		return Result{}, errors.New("solver: nil variant")
+	}
+	if seeds := p.Seeds(); seeds > v.Total() {
+		return Result{}, fmt.Errorf("solver: %s position with %d seeds, at most %d", v.Name, seeds, v.Total())
+	}
+	start := time.Now()
+	var buf [position.MaxPits]position.Move
+	n := v.Moves(p, &buf)
+	if n == 0 {
+		val := v.TerminalValue(p)
+		return Result{Value: val, Exact: true, Lower: val, Upper: val, GameOver: true,
+			BestMovesComplete: true, Stop: StopGameOver, Elapsed: time.Since(start)}, nil
+	}
+	s.table.gen++
+	sr := newSearch(s, v, p, buf[:n])
+	sr.run(ctx)
+	res := sr.result()
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// Search is New(opts) followed by one Search: a convenience for a single
+// position.
+func Search(ctx context.Context, v *position.Variant, p position.Position, opts Options) (Result, error) {
+	s, err := New(opts)
+	if err != nil {
+		return Result{}, err
+	}
+	return s.Search(ctx, v, p)
+}

@@ -1,0 +1,279 @@
+package solver
+
+import "mancala/position"
+
+// worker is one search thread: its own path, history table and counters;
+// it shares the table and the root's proven bounds with the others.
+type worker struct {
+	s   *search
+	id  int
+	v   *position.Variant
+	tt  *table
+	tb  Tablebase
+	tbM int
+
+	path    [MaxPly + 2]position.Position // path[i]: the position at ply i
+	history [position.MaxPits + 1][16]int32
+
+	nodes, flushed uint64
+	tbHits         uint64
+	epoch          uint64
+	stopped        bool // abandon the current probe: stop, or a settling event
+	noStop         bool // ignore stops (the main thread's first iteration)
+	order          []int
+}
+
+// pollMask: a thread looks at the stop flag and adds its node count to the
+// shared one every 1024 nodes.
+const pollMask = 1<<10 - 1
+
+// inf is beyond any value (|value| <= 70).
+const inf = 1 << 10
+
+func newWorker(s *search, id int) *worker {
+	w := &worker{s: s, id: id, v: s.v, tt: s.table, tb: s.tb, tbM: s.tbMax}
+	w.path[0] = s.root
+	w.order = make([]int, len(s.moves))
+	for i := range w.order {
+		w.order[i] = (i + id) % len(s.moves) // helpers start from other moves
+	}
+	return w
+}
+
+// run is one thread's whole search: the position's value by iterative
+// deepening, then (unless AllMoves, which values every move instead) which
+// moves reach it. Helper threads start one ply deeper on odd ids, so that
+// the threads spread over depths (Lazy SMP).
+func (w *worker) run() {
+	if w.s.opts.AllMoves {
+		w.valueAllMoves()
+	} else if w.valueRoot() {
+		w.classifyMoves()
+	}
+	if w.s.rootExact() && w.s.allSettled() {
+		w.s.halt(StopExact)
+	}
+}
+
+// poll adds the thread's nodes to the shared count and looks for a stop.
+func (w *worker) poll() {
+	total := w.flush()
+	if w.noStop {
+		return
+	}
+	if w.s.stop.Load() || w.s.epoch.Load() != w.epoch {
+		w.stopped = true
+	} else if max := w.s.opts.MaxNodes; max > 0 && total >= max {
+		w.s.halt(StopNodes)
+		w.stopped = true
+	}
+}
+
+// flush adds the nodes and tablebase hits not yet counted to the shared
+// counts and returns the shared node count.
+func (w *worker) flush() uint64 {
+	w.s.tbHits.Add(w.tbHits)
+	w.tbHits = 0
+	total := w.s.nodes.Add(w.nodes - w.flushed)
+	w.flushed = w.nodes
+	return total
+}
+
+// resume prepares for the next probe after a settling event; it reports
+// false when the search is stopping.
+func (w *worker) resume() bool {
+	if w.s.stop.Load() && !w.noStop {
+		return false
+	}
+	w.stopped = false
+	w.epoch = w.s.epoch.Load()
+	return true
+}
+
+// firstDepth is the thread's first iteration depth.
+func (w *worker) firstDepth() int { return 1 + w.id%2 }
+
+// valueRoot deepens until the position's value is proven, and reports
+// whether it was.
+func (w *worker) valueRoot() bool {
+	w.noStop = w.id == 0
+	guess := 0
+	for d := w.firstDepth(); d <= w.s.opts.MaxDepth; d++ {
+		if !w.resume() {
+			return false
+		}
+		g, best, ok := w.mtd(d, guess, w.s.rootBounds, func(alpha, beta int) (int, int) {
+			return w.searchRoot(alpha, beta, d)
+		})
+		w.noStop = false
+		if ok {
+			w.s.record(iteration{depth: d, value: g, move: best})
+			w.promote(best)
+			guess = g
+		}
+		switch {
+		case w.s.rootExact():
+			return true
+		case !ok && w.stopped && w.resume():
+			d-- // abandoned for a settling event: try the depth again
+		case !ok:
+			return false
+		}
+	}
+	return false
+}
+
+// classifyMoves decides for each root move whether it reaches the proven
+// value, deepening a null-window probe on it until proven.
+func (w *worker) classifyMoves() {
+	for _, i := range w.order {
+		for d := 1; d <= w.s.opts.MaxDepth && !w.s.moveSettled(i); d++ {
+			if !w.resume() {
+				return
+			}
+			v, _ := w.s.rootBounds()
+			w.searchMove(i, v-1, v, d)
+		}
+	}
+}
+
+// valueAllMoves deepens an MTD(f) search on every root move until each
+// value is proven.
+func (w *worker) valueAllMoves() {
+	w.noStop = w.id == 0
+	guesses := make([]int, len(w.s.moves))
+	for d := w.firstDepth(); d <= w.s.opts.MaxDepth; d++ {
+		it := iteration{depth: d, move: -1, values: make([]int, len(w.s.moves))}
+		for _, i := range w.order {
+			if !w.s.moveSettled(i) {
+				if !w.valueMove(i, d, guesses) {
+					return
+				}
+			}
+			lo, hi := w.s.moveBounds(i)
+			it.values[i] = min(max(guesses[i], lo), hi)
+			if it.move < 0 || it.values[i] > it.value {
+				it.move, it.value = i, it.values[i]
+			}
+		}
+		w.noStop = false
+		w.s.record(it)
+		if w.s.allSettled() {
+			return
+		}
+	}
+}
+
+// valueMove runs one depth of MTD(f) on root move i, retrying after
+// settling events; it reports false when the search is stopping.
+func (w *worker) valueMove(i, d int, guesses []int) bool {
+	for {
+		if !w.resume() {
+			return false
+		}
+		bounds := func() (int, int) { return w.s.moveBounds(i) }
+		g, _, ok := w.mtd(d, guesses[i], bounds, func(alpha, beta int) (int, int) {
+			s, _ := w.searchMove(i, alpha, beta, d)
+			return s, i
+		})
+		if ok || w.s.moveSettled(i) {
+			guesses[i] = g
+			return true
+		}
+	}
+}
+
+// mtd is MTD(f) (Plaat, Schaeffer, Pijls and de Bruin, "Best-first
+// fixed-depth minimax algorithms", Artificial Intelligence 87, 1996): it
+// pins the depth-d value with null-window probes, each of which moves a
+// lower or an upper bound past it. The proven bounds (which probes tighten
+// as they go) clip the range, so once every leaf is proven the probes
+// close in on the exact value. It returns the value, the best move of the
+// probe that set the lower bound (else of the last probe), and ok=false if
+// a probe was abandoned.
+func (w *worker) mtd(d, guess int, proven func() (int, int), probe func(alpha, beta int) (int, int)) (int, int, bool) {
+	lower, upper := -inf, inf
+	g, move, lowMove := guess, -1, -1
+	for {
+		plo, phi := proven()
+		lower, upper = max(lower, plo), min(upper, phi)
+		if lower >= upper {
+			break
+		}
+		g = min(max(g, lower), upper)
+		beta := max(g, lower+1)
+		s, best := probe(beta-1, beta)
+		if w.stopped {
+			return g, move, false
+		}
+		if s >= beta {
+			lower, move = s, best
+		} else {
+			upper, lowMove = s, best
+		}
+		g = s
+	}
+	if move < 0 {
+		move = lowMove
+	}
+	plo, phi := proven()
+	return min(max(g, plo), phi), max(move, 0), true
+}
+
+// promote moves root move best to the front of the thread's move order.
+func (w *worker) promote(best int) {
+	for k, i := range w.order {
+		if i == best {
+			copy(w.order[1:k+1], w.order[:k])
+			w.order[0] = best
+			return
+		}
+	}
+}
+
+// searchRoot is one fail-soft probe of the root with window (alpha, beta)
+// at depth d. It returns the score and the index of the best move.
+func (w *worker) searchRoot(alpha, beta, d int) (int, int) {
+	best, bestIdx := -inf, w.order[0]
+	for _, i := range w.order {
+		s, _ := w.searchMove(i, max(alpha, best), beta, d)
+		if w.stopped {
+			return best, bestIdx
+		}
+		if s > best {
+			best, bestIdx = s, i
+		}
+		if s >= beta {
+			break
+		}
+	}
+	return best, bestIdx
+}
+
+// searchMove is a fail-soft probe of root move i's value with window
+// (alpha, beta) at depth d (the move is the first ply). A proven result
+// tightens the move's proven bounds.
+func (w *worker) searchMove(i, alpha, beta, d int) (int, bool) {
+	m := &w.s.moves[i]
+	c := int(m.Captured)
+	var t int
+	var proven bool
+	if c > 0 {
+		t, proven, _ = w.negamax(m.Next, c-beta, c-alpha, d-1, 1, 1, 0)
+	} else {
+		root := w.s.root
+		h := pathHash(root, boardHash(root, w.s.salt))
+		t, proven, _ = w.negamax(m.Next, -beta, -alpha, d-1, 1, 0, h)
+	}
+	s := c - t
+	if w.stopped || !proven {
+		return s, proven
+	}
+	if s > alpha {
+		w.s.raiseLo(i, s)
+	}
+	if s < beta {
+		w.s.lowerHi(i, s)
+	}
+	return s, true
+}

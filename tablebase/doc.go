@@ -1,0 +1,83 @@
+// Package tablebase builds, stores and probes endgame databases: the exact
+// value (rules.md section 6) of every position with at most N seeds on the
+// board, for any variant. It owns four things, one file each:
+//
+//   - index.go: a perfect rank of the boards of one seed count (the
+//     combinatorial number system; the formula and its source are on
+//     Index), and a cursor that walks a layer in rank order without
+//     unranking.
+//   - retro.go, build.go: the retrograde build, layer by layer.
+//   - store.go: storage in Badger, blocks of packed values, one metadata key
+//     a layer (the key layout is above the key builders).
+//   - probe.go: Prober, the solver.Tablebase the search probes.
+//
+// Verify and Stats re-read a stored database; cmd/build.go, query.go,
+// verify.go and stats.go are thin commands over this package, which
+// prints nothing (progress goes through a callback).
+//
+// # Values and layers
+//
+// A position's value is from the side to move, so a board is indexed as
+// the mover sees it and Side is ignored. A capture lowers the seeds on the
+// board and nothing raises them, so the positions with n seeds (layer n)
+// depend only on layer n and lower layers: layers are built in order
+// n = 0, 1, ..., N, as Romein and Bal did for awari ("Solving Awari with
+// Parallel Retrograde Analysis", IEEE Computer 36(10), 2003). Inside a
+// layer, a move either leaves it (a capture, worth the seeds taken minus
+// the child's final value) or stays in it (no capture, or a pass); with
+// the game end these give each position an "exit" value, and play that
+// stays in the layer forever is worth 0.
+//
+// # Method: thresholds over a predecessor graph
+//
+// Moves that stay in the layer can cycle, so plain backward induction does
+// not apply, and optimistic value iteration converges to wrong values on
+// cycles (a pair of positions that only move to each other is a fixed
+// point at any +x/-x). The build computes the value from its definition
+// as a game in which infinite play is worth 0: value >= k > 0 exactly when
+// the mover can force, in finitely many moves, an exit worth at least k;
+// value <= -k exactly when the opponent can force one worth at most -k;
+// anything else is 0. Each such set is an attractor, computed as in
+// Romein & Bal's retrograde analysis: a counter per position of the moves
+// not yet known to lose, decremented as successors resolve, propagated to
+// predecessors. Thresholds are taken from k = n down to 1 and the sets
+// only grow as k falls, so one counter array serves them all and every
+// move is propagated once: the whole layer costs two passes of move
+// generation plus one pass over the graph. A position resolved at
+// threshold k gets value k or -k; what is never resolved is 0.
+//
+// Romein and Bal generate predecessors with un-moves. Un-moves are hard to
+// get right for relay sowing (djenon) and akon's laps, so this package
+// never un-moves: a first forward pass counts each position's
+// predecessors, a second writes them into a compressed reversed graph
+// (4 bytes a move), and propagation walks it. For awari's layer 20 that is
+// 276 million moves, 1.1 GB, plus 4 bytes a position of offsets and
+// propagation state (the build peaks at 3.7 GB of RSS); when the graph
+// does not fit the memory budget (BuildOptions.MemBytes) the build
+// falls back to value iteration from 0 (repeated forward sweeps until
+// nothing changes), which needs only the values: sweep t computes the
+// game cut after t moves with cut play worth 0, which equals the true
+// value once t passes the longest forced sequence to an exit, so the
+// first sweep that changes nothing is exact. It is slower (one sweep per
+// move of the longest forced sequence) but works for every variant too.
+// The tests check both methods against each other and against
+// independent references.
+//
+// # Storage
+//
+// A layer's values are int8 in rank order, cut into blocks of BlockSize
+// (65536), each a zstd frame with its own checksum, one Badger key a
+// block, plus one metadata key a layer (positions, xxHash64 of the
+// values, build time, tool version). The metadata is written last, after
+// the blocks are synced, and synced itself: a layer exists only when it is
+// complete, so a build killed at any point resumes from its last complete
+// layer. Keys carry position.RulesVersion, so layers built under other
+// rules are simply absent.
+//
+// # Concurrency
+//
+// A build holds the directory exclusively; probers, Verify and Stats hold
+// it shared (a non-blocking flock on DIR/mancala.lock, then Badger in
+// read-write or read-only mode). A conflict is an immediate error wrapping
+// ErrInUse ("tablebase DIR is in use by another process"), never a wait.
+package tablebase

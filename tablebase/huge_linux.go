@@ -1,0 +1,33 @@
+//go:build linux
+
+package tablebase
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// hugePages asks the kernel to back a large array with transparent huge
+// pages (where THP is in "madvise" mode, as is common): the build's
+// random accesses over arrays of hundreds of MB otherwise spend much of
+// their time in TLB misses. It is advice only; errors are ignored.
+func hugePages[T any](s []T) {
+	if len(s) == 0 {
+		return
+	}
+	var zero T
+	n := uintptr(len(s)) * unsafe.Sizeof(zero)
+	const huge = 2 << 20
+	if n < 2*huge {
+		return
+	}
+	p := unsafe.Pointer(unsafe.SliceData(s))
+	// madvise wants a page-aligned start: round it up, and the length down.
+	start := uintptr(p)
+	skip := (start+huge-1)&^(huge-1) - start
+	length := (n - skip) &^ (huge - 1)
+	if length == 0 {
+		return
+	}
+	_ = syscall.Madvise(unsafe.Slice((*byte)(unsafe.Add(p, skip)), length), 14) // MADV_HUGEPAGE
+}

@@ -1,0 +1,175 @@
+package tablebase
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"mancala/position"
+)
+
+// maxRing is the most pits a board has (akon: 2*7); maxLayer the most seeds
+// a layer can hold (akon: 70).
+const (
+	maxRing  = 2 * position.MaxPits
+	maxLayer = 70
+)
+
+// Index is a perfect rank of the boards of one ring size: the boards that
+// hold n seeds are numbered 0..Size(n)-1 with no gaps, and Rank and Unrank
+// are inverse bijections between them and those numbers.
+//
+// A board of P = 2*Pits pits holding n seeds, read in ring order from the
+// side to move (Own pit 1..Pits = ring 0..Pits-1, then Opp pit 1..Pits),
+// is a composition a_0 + ... + a_{P-1} = n. Stars and bars turn it into the
+// (P-1)-subset {s_0 < ... < s_{P-2}} of {0, ..., n+P-2}, with s_i = x_i + i
+// where x_i = a_0 + ... + a_i is the prefix sum. Its rank is its place in
+// colexicographic order, given by the combinatorial number system
+// (Knuth, TAOCP vol. 4A, 7.2.1.3, eq. (3) and Theorem L):
+//
+//	rank = sum_{i=0}^{P-2} C(s_i, i+1) = sum_{i=0}^{P-2} C(x_i + i, i+1)
+//
+// so there are C(n+P-1, P-1) boards in layer n. The last pit is implied by
+// n and does not enter the rank, so the same formula ranks every layer:
+// Rank needs no seed count. This is the index of the VU awari database
+// (Romein & Bal 2003) and of Lapin0t/awari's `encode`.
+type Index struct {
+	ring int // P, pits on the board
+	pits int // pits a row
+	// term[i*stride+x] = C(x+i, i+1): bar i's term when ring pits 0..i hold x seeds.
+	term []uint64
+}
+
+// stride is the row length of Index.term: prefix sums run 0..maxLayer.
+const stride = maxLayer + 1
+
+// NewIndex returns the index of a board with pits pits a row (1..MaxPits).
+func NewIndex(pits int) *Index {
+	if pits < 1 || pits > position.MaxPits {
+		panic(fmt.Sprintf("tablebase: NewIndex(%d): want 1..%d pits a row", pits, position.MaxPits))
+	}
+	ix := &Index{ring: 2 * pits, pits: pits, term: make([]uint64, (2*pits-1)*stride)}
+	for i := 0; i < ix.ring-1; i++ {
+		for x := 0; x <= maxLayer; x++ {
+			ix.term[i*stride+x] = binomial(x+i, i+1)
+		}
+	}
+	return ix
+}
+
+// binomial returns C(n, k) for the small arguments of the index
+// (n <= maxLayer+maxRing); it panics on overflow, which those never reach.
+func binomial(n, k int) uint64 {
+	if k < 0 || k > n {
+		return 0
+	}
+	c := uint64(1)
+	for i := 1; i <= k; i++ {
+		// c*(n-k+i) is divisible by i; the product stays below 2^64 here.
+		hi := c * uint64(n-k+i)
+		if c != 0 && hi/c != uint64(n-k+i) {
+			panic("tablebase: binomial overflow")
+		}
+		c = hi / uint64(i)
+	}
+	return c
+}
+
+// Size returns the number of boards holding n seeds: C(n+P-1, P-1).
+func (ix *Index) Size(n int) int64 {
+	s := binomial(n+ix.ring-1, ix.ring-1)
+	if s > math.MaxInt64 {
+		panic("tablebase: layer too large")
+	}
+	return int64(s)
+}
+
+// lsb has the value 1 in every byte: multiplying a packed row by it puts
+// the prefix sums of its pits in its bytes (pit counts stay far below 256).
+const lsb = 0x0101010101010101
+
+// Rank returns the board's number within its layer (the layer is
+// p.Seeds()); p.Side is ignored, since values are from the side to move.
+// It is the hot path of the build: two multiplications give every prefix
+// sum, then one table look-up per pit but the last.
+func (ix *Index) Rank(p position.Position) uint64 {
+	own := p.Own * lsb // byte i: Own pits 1..i+1
+	opp := p.Opp * lsb
+	t := ix.term
+	var r uint64
+	for i := 0; i < ix.pits; i++ {
+		r += t[i*stride+int(own>>(8*uint(i))&0xff)]
+	}
+	total := int(own >> (8 * uint(ix.pits-1)) & 0xff)
+	base := ix.pits * stride
+	for i := 0; i < ix.pits-1; i++ {
+		r += t[base+i*stride+total+int(opp>>(8*uint(i))&0xff)]
+	}
+	return r
+}
+
+// Unrank returns the board of layer n with number r (0 <= r < Size(n)), as
+// a position with Side 0. It inverts Rank greedily: bar i, from the last,
+// takes the largest prefix sum whose term still fits in what is left of r.
+func (ix *Index) Unrank(n int, r uint64) position.Position {
+	var pits [maxRing]int
+	bound := n // prefix sum through the pit after bar i
+	for i := ix.ring - 2; i >= 0; i-- {
+		x := bound
+		for ix.term[i*stride+x] > r {
+			x--
+		}
+		r -= ix.term[i*stride+x]
+		pits[i+1] = bound - x
+		bound = x
+	}
+	pits[0] = bound
+	return position.Position{
+		Own: position.PackRow(pits[:ix.pits]),
+		Opp: position.PackRow(pits[ix.pits:ix.ring]),
+	}
+}
+
+// cursor walks the boards of one layer in rank order, one step at a time,
+// without ranking or unranking: the colex successor of a composition.
+type cursor struct {
+	ix   *Index
+	pits [maxRing + 8]byte // ring pits, padded so either row reads as 8 bytes
+	mask uint64            // the bytes of one row
+}
+
+// newCursor starts a cursor at board r of layer n.
+func (ix *Index) newCursor(n int, r uint64) *cursor {
+	c := &cursor{ix: ix, mask: 1<<(8*uint(ix.pits)) - 1}
+	p := ix.Unrank(n, r)
+	binary.LittleEndian.PutUint64(c.pits[:8], p.Own)
+	// Own's bytes above pit Pits are zero, and Opp's top ones too, so the
+	// second write leaves exactly the ring followed by zeros.
+	binary.LittleEndian.PutUint64(c.pits[ix.pits:ix.pits+8], p.Opp)
+	return c
+}
+
+// position returns the current board (Side 0).
+func (c *cursor) position() position.Position {
+	return position.Position{
+		Own: binary.LittleEndian.Uint64(c.pits[:8]) & c.mask,
+		Opp: binary.LittleEndian.Uint64(c.pits[c.ix.pits:c.ix.pits+8]) & c.mask,
+	}
+}
+
+// next moves to the board of the next rank. In colex order the successor
+// of s_0 < ... < s_{P-2} raises the first s_j that has room (s_j+1 <
+// s_{j+1}, i.e. pit j+1 is not empty) and resets s_0..s_{j-1} to 0..j-1: in
+// pits, pit j takes the seeds of pits 0..j plus one from pit j+1. It must
+// not be called on the last board of the layer.
+func (c *cursor) next() {
+	sum := 0
+	j := 0
+	for c.pits[j+1] == 0 {
+		sum += int(c.pits[j])
+		c.pits[j] = 0
+		j++
+	}
+	c.pits[j] += byte(sum + 1)
+	c.pits[j+1]--
+}

@@ -1,0 +1,161 @@
+package tablebase
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"mancala/position"
+)
+
+// DefaultCacheBytes bounds the decoded blocks a Prober keeps: 1 GiB, more
+// than all of awari to 20 seeds (226 MB) decoded.
+const DefaultCacheBytes = 1 << 30
+
+// Prober answers value queries for one variant from a tablebase directory.
+// It implements solver.Tablebase. It is safe for concurrent use: a probe
+// of a cached block is an index computation and an atomic load; a miss
+// reads and decodes one block (64 KiB of values) from Badger, and
+// concurrent misses of the same block may both decode it, harmlessly.
+//
+// A Prober holds the directory shared: other probers, verify and stats may
+// open it too, but a build fails with ErrInUse while it is open, and
+// OpenProber fails with ErrInUse while a build runs (Badger's read-only
+// mode with our own non-blocking lock in front: never a wait).
+type Prober struct {
+	s        *store
+	v        *position.Variant
+	ix       *Index
+	maxSeeds int
+	layers   []proberLayer
+
+	mu     sync.Mutex
+	fifo   []blockRef // cached blocks, oldest first, for eviction
+	cached int64      // bytes of cached blocks
+	limit  int64
+	err    atomic.Pointer[error]
+}
+
+// proberLayer is one layer's metadata and its cache slots, one a block.
+type proberLayer struct {
+	info   LayerInfo
+	blocks []atomic.Pointer[[]int8]
+}
+
+type blockRef struct{ layer, block int }
+
+// OpenProber opens the tablebase at dir for v's positions. It serves the
+// layers 0..MaxSeeds() that are complete there (MaxSeeds is -1 when there
+// are none). Errors: ErrNoTablebase (wrapped) when dir holds no database,
+// ErrInUse (wrapped, naming dir) while a build holds it, and layers
+// stored by another format.
+func OpenProber(dir string, v *position.Variant) (*Prober, error) {
+	s, err := openStore(dir, false)
+	if err != nil {
+		return nil, err
+	}
+	infos, err := s.layers(v)
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	pr := &Prober{s: s, v: v, ix: NewIndex(v.Pits), limit: DefaultCacheBytes}
+	for _, info := range complete(infos) {
+		if info.BlockSize != BlockSize {
+			s.close()
+			return nil, fmt.Errorf("tablebase %s: layer %d has blocks of %d positions, this program reads %d", dir, info.Seeds, info.BlockSize, BlockSize)
+		}
+		pr.layers = append(pr.layers, proberLayer{info: info, blocks: make([]atomic.Pointer[[]int8], info.Blocks)})
+	}
+	pr.maxSeeds = len(pr.layers) - 1
+	return pr, nil
+}
+
+// MaxSeeds returns the largest seed count whose positions are all stored,
+// or -1 when none are.
+func (pr *Prober) MaxSeeds() int { return pr.maxSeeds }
+
+// Layers returns the metadata of the layers the prober serves.
+func (pr *Prober) Layers() []LayerInfo {
+	infos := make([]LayerInfo, len(pr.layers))
+	for i := range pr.layers {
+		infos[i] = pr.layers[i].info
+	}
+	return infos
+}
+
+// Probe returns the value of p (rules.md section 6: score difference in
+// seeds from the side to move, -S..S for S seeds on the board) and
+// ok=true, or ok=false when p has more than MaxSeeds seeds or its block
+// cannot be read (see Err).
+func (pr *Prober) Probe(p position.Position) (int, bool) {
+	n := p.Seeds()
+	if n > pr.maxSeeds {
+		return 0, false
+	}
+	r := pr.ix.Rank(p)
+	b := int(r / BlockSize)
+	l := &pr.layers[n]
+	blk := l.blocks[b].Load()
+	if blk == nil {
+		if blk = pr.load(n, b); blk == nil {
+			return 0, false
+		}
+	}
+	return int((*blk)[r%BlockSize]), true
+}
+
+// load reads block b of layer n into the cache and returns it, or nil
+// after recording the error.
+func (pr *Prober) load(n, b int) *[]int8 {
+	info := pr.layers[n].info
+	blk := make([]int8, min(int64(b+1)*BlockSize, info.Positions)-int64(b)*BlockSize)
+	if err := pr.s.getBlock(pr.v, n, b, blk); err != nil {
+		pr.err.CompareAndSwap(nil, &err)
+		return nil
+	}
+	slot := &pr.layers[n].blocks[b]
+	if !slot.CompareAndSwap(nil, &blk) {
+		return slot.Load() // another probe loaded it first
+	}
+	pr.account(blockRef{n, b}, int64(len(blk)))
+	return &blk
+}
+
+// account records a newly cached block and evicts the oldest ones while
+// the cache is over its limit. Evicted blocks stay valid for probes that
+// already hold them.
+func (pr *Prober) account(ref blockRef, bytes int64) {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	pr.fifo = append(pr.fifo, ref)
+	pr.cached += bytes
+	for pr.cached > pr.limit && len(pr.fifo) > 1 {
+		old := pr.fifo[0]
+		pr.fifo = pr.fifo[1:]
+		if blk := pr.layers[old.layer].blocks[old.block].Swap(nil); blk != nil {
+			pr.cached -= int64(len(*blk))
+		}
+	}
+}
+
+// SetCacheBytes sets the most bytes of decoded blocks to keep (at least
+// one block is always kept). Call it before probing.
+func (pr *Prober) SetCacheBytes(limit int64) {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	pr.limit = limit
+}
+
+// Err returns the first error met while reading a block, if any: the
+// reason a probe of a stored seed count returned ok=false.
+func (pr *Prober) Err() error {
+	if e := pr.err.Load(); e != nil {
+		return *e
+	}
+	return nil
+}
+
+// Close releases the database and its lock. Probes after Close are not
+// allowed.
+func (pr *Prober) Close() error { return pr.s.close() }

@@ -1,0 +1,75 @@
+package tablebase
+
+import (
+	"mancala/position"
+)
+
+// ValueCount is one bar of a value histogram.
+type ValueCount struct {
+	Value int   `json:"value"`
+	Count int64 `json:"count"`
+}
+
+// LayerStats summarises one stored layer: outcomes for the side to move
+// and how many positions have each value.
+type LayerStats struct {
+	Seeds       int          `json:"seeds"`
+	Positions   int64        `json:"positions"`
+	Wins        int64        `json:"wins"`   // value > 0
+	Draws       int64        `json:"draws"`  // value == 0
+	Losses      int64        `json:"losses"` // value < 0
+	Histogram   []ValueCount `json:"histogram"`
+	StoredBytes int64        `json:"stored_bytes"`
+	InnerMoves  int64        `json:"inner_moves"` // moves that stay in the layer
+	Method      string       `json:"method"`
+	Seconds     float64      `json:"seconds"` // build time
+}
+
+// Stats reads every complete layer of v in dir (holding it shared) and
+// counts its values. A layer that fails its checksum is an error.
+func Stats(dir string, v *position.Variant) ([]LayerStats, error) {
+	s, err := openStore(dir, false)
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
+	infos, err := s.layers(v)
+	if err != nil {
+		return nil, err
+	}
+	var out []LayerStats
+	for _, info := range complete(infos) {
+		values, err := s.loadLayer(v, info)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, summarise(info, values))
+	}
+	return out, nil
+}
+
+// summarise counts a layer's values.
+func summarise(info LayerInfo, values []int8) LayerStats {
+	st := LayerStats{Seeds: info.Seeds, Positions: info.Positions, StoredBytes: info.StoredBytes,
+		InnerMoves: info.InnerMoves, Method: info.Method, Seconds: info.Seconds}
+	var counts [256]int64
+	for _, x := range values {
+		counts[uint8(x)]++
+	}
+	for x := -128; x < 128; x++ {
+		c := counts[uint8(int8(x))]
+		if c == 0 {
+			continue
+		}
+		st.Histogram = append(st.Histogram, ValueCount{Value: x, Count: c})
+		switch {
+		case x > 0:
+			st.Wins += c
+		case x < 0:
+			st.Losses += c
+		default:
+			st.Draws += c
+		}
+	}
+	return st
+}

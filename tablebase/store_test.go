@@ -1,0 +1,313 @@
+package tablebase
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"mancala/position"
+)
+
+func lookup(t testing.TB, name string) *position.Variant {
+	t.Helper()
+	v, err := position.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestKeys pins the key layout documented in store.go.
+func TestKeys(t *testing.T) {
+	v := lookup(t, "akon") // ID 3
+	if got, want := fmt.Sprintf("%x", metaKey(v, 14)), "4d0300010e"; got != want {
+		t.Errorf("meta key %s, want %s", got, want)
+	}
+	if got, want := fmt.Sprintf("%x", blockKey(v, 14, 258)), "420300010e00000102"; got != want {
+		t.Errorf("block key %s, want %s", got, want)
+	}
+}
+
+func TestVerifyFreshBuild(t *testing.T) {
+	v := lookup(t, "oware")
+	dir := build(t, v, 9, MethodAuto)
+	checks, err := Verify(context.Background(), dir, v, VerifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(checks) != 10 {
+		t.Fatalf("%d layers checked, want 10", len(checks))
+	}
+	for _, c := range checks {
+		if !c.OK() || c.Positions != NewIndex(6).Size(c.Seeds) {
+			t.Errorf("layer %d: %+v", c.Seeds, c)
+		}
+	}
+}
+
+// rewriteBlock replaces block b of layer n with edit applied to its
+// values, re-encoded (so only the values are wrong, not the encoding).
+func rewriteBlock(t *testing.T, dir string, v *position.Variant, n, b int, edit func([]int8)) {
+	t.Helper()
+	s, err := openStore(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	infos, _ := s.layers(v)
+	values, err := s.loadLayer(v, infos[n])
+	if err != nil {
+		t.Fatal(err)
+	}
+	blk := values[b*BlockSize : min((b+1)*BlockSize, len(values))]
+	edit(blk)
+	data := s.encodeBlock(blk)
+	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(blockKey(v, n, b), data) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestVerifyCorruptedBlock(t *testing.T) {
+	v := lookup(t, "awari")
+	dir := build(t, v, 9, MethodAuto)
+	// Layer 8 has 75582 positions: two blocks. Flip one value in block 1.
+	const rank = BlockSize + 1234
+	rewriteBlock(t, dir, v, 8, 1, func(blk []int8) { blk[1234] = 7 - blk[1234] })
+	checks, err := Verify(context.Background(), dir, v, VerifyOptions{})
+	if !errors.Is(err, ErrInconsistent) {
+		t.Fatalf("Verify error %v, want ErrInconsistent", err)
+	}
+	bad := NewIndex(6).Unrank(8, rank)
+	if !strings.Contains(err.Error(), "layer 8") || !strings.Contains(err.Error(), position.Format(v, bad)) {
+		t.Errorf("error %q does not name layer 8 and %s", err, position.Format(v, bad))
+	}
+	c := checks[8]
+	if c.ChecksumOK || c.Mismatches == 0 {
+		t.Errorf("layer 8 check %+v: want a checksum failure and mismatches", c)
+	}
+	for n, c := range checks[:8] {
+		if !c.OK() {
+			t.Errorf("layer %d fails: %+v", n, c)
+		}
+	}
+}
+
+func TestVerifyUndecodableBlock(t *testing.T) {
+	v := lookup(t, "akon")
+	dir := build(t, v, 5, MethodAuto)
+	s, err := openStore(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.db.Update(func(txn *badger.Txn) error { return txn.Set(blockKey(v, 4, 0), []byte("not zstd")) })
+	s.close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks, err := Verify(context.Background(), dir, v, VerifyOptions{})
+	if !errors.Is(err, ErrInconsistent) || !strings.Contains(err.Error(), "layer 4 block 0") {
+		t.Fatalf("Verify error %v, want one naming layer 4 block 0", err)
+	}
+	if checks[4].Unreadable == "" {
+		t.Errorf("layer 4 check %+v, want unreadable", checks[4])
+	}
+}
+
+// TestResumeAfterCancel: a build cancelled in the middle of a layer, then
+// one stopped between a layer's blocks and its metadata, then finished,
+// stores the same checksums as a clean build.
+func TestResumeAfterCancel(t *testing.T) {
+	v := lookup(t, "djenon-abe")
+	const maxSeeds = 9
+	want := checksums(t, build(t, v, maxSeeds, MethodAuto), v)
+	dir := t.TempDir()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	opts := BuildOptions{MaxSeeds: maxSeeds, Progress: func(layer int, done, total int64) {
+		if layer == 7 && done > total/3 {
+			cancel()
+		}
+	}}
+	if _, err := Build(ctx, dir, v, opts); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled build: %v, want context.Canceled", err)
+	}
+	if got := checksums(t, dir, v); len(got) != 7 {
+		t.Fatalf("after cancelling in layer 7: %d layers stored, want 7", len(got))
+	}
+
+	beforeMeta = func(seeds int) error {
+		if seeds == 8 {
+			return errors.New("injected crash")
+		}
+		return nil
+	}
+	_, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: maxSeeds})
+	beforeMeta = nil
+	if err == nil || !strings.Contains(err.Error(), "injected crash") {
+		t.Fatalf("build with an injected crash: %v", err)
+	}
+	if got := checksums(t, dir, v); len(got) != 8 {
+		t.Fatalf("after a crash before layer 8's metadata: %d layers stored, want 8", len(got))
+	}
+
+	stats, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: maxSeeds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Resumed != 8 || len(stats.Layers) != 2 {
+		t.Errorf("resumed %d layers and built %d, want 8 and 2", stats.Resumed, len(stats.Layers))
+	}
+	got := checksums(t, dir, v)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("checksums after resuming\n%x\nwant\n%x", got, want)
+	}
+}
+
+// TestSecondOpen: a build excludes probers and other builds; probers
+// exclude builds; the error says so at once.
+func TestSecondOpen(t *testing.T) {
+	v := lookup(t, "awari")
+	dir := build(t, v, 4, MethodAuto)
+	inUse := "tablebase " + dir + " is in use by another process"
+
+	pr, err := OpenProber(dir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr2, err := OpenProber(dir, v) // readers share
+	if err != nil {
+		t.Fatalf("second prober: %v", err)
+	}
+	pr2.Close()
+	_, err = Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 5})
+	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), inUse) {
+		t.Errorf("build while a prober is open: %v", err)
+	}
+	pr.Close()
+
+	var once sync.Once
+	var during []error
+	_, err = Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 6, Progress: func(int, int64, int64) {
+		once.Do(func() {
+			_, e1 := OpenProber(dir, v)
+			_, e2 := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 6})
+			_, e3 := Stats(dir, v)
+			during = []error{e1, e2, e3}
+		})
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range during {
+		if !errors.Is(e, ErrInUse) || !strings.Contains(e.Error(), inUse) {
+			t.Errorf("open %d during a build: %v", i, e)
+		}
+	}
+}
+
+func TestOpenProberNoDatabase(t *testing.T) {
+	_, err := OpenProber(t.TempDir(), lookup(t, "awari"))
+	if !errors.Is(err, ErrNoTablebase) {
+		t.Errorf("OpenProber on an empty directory: %v", err)
+	}
+}
+
+// TestProberConcurrent probes from several goroutines with a cache of two
+// blocks, so loads and evictions race with reads (run with -race).
+func TestProberConcurrent(t *testing.T) {
+	v := lookup(t, "oware")
+	ref := thresholdRef(v, 7)
+	pr, err := OpenProber(build(t, v, 7, MethodAuto), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	pr.SetCacheBytes(2 * BlockSize)
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p, want := range ref {
+				if got, ok := pr.Probe(p); !ok || got != want {
+					errs <- fmt.Sprintf("%s: probe %d %v, want %d", position.Format(v, p), got, ok, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if pr.Err() != nil {
+		t.Error(pr.Err())
+	}
+}
+
+// TestKillResume kills a real build process (SIGKILL, in the middle of a
+// layer), then resumes it in this process: the checksums match a clean
+// build, and a prober can open the directory the killed build left.
+func TestKillResume(t *testing.T) {
+	if dir := os.Getenv("TABLEBASE_CHILD_DIR"); dir != "" {
+		childBuild(dir)
+		return
+	}
+	v := lookup(t, "awari")
+	const maxSeeds = 10
+	want := checksums(t, build(t, v, maxSeeds, MethodAuto), v)
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKillResume$")
+	cmd.Env = append(os.Environ(), "TABLEBASE_CHILD_DIR="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	for sc.Scan() && sc.Text() != "mid-layer 9" {
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+
+	pr, err := OpenProber(dir, v)
+	if err != nil {
+		t.Fatalf("prober after a killed build: %v", err)
+	}
+	if pr.MaxSeeds() != 8 {
+		t.Errorf("killed in layer 9: MaxSeeds %d, want 8", pr.MaxSeeds())
+	}
+	pr.Close()
+	if _, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: maxSeeds}); err != nil {
+		t.Fatal(err)
+	}
+	if got := checksums(t, dir, v); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("checksums after a kill and resume\n%x\nwant\n%x", got, want)
+	}
+}
+
+// childBuild is the process TestKillResume kills: it builds awari and,
+// half-way through layer 9, says so and waits for the signal.
+func childBuild(dir string) {
+	v, _ := position.Lookup("awari")
+	Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 10, Progress: func(layer int, done, total int64) {
+		if layer == 9 && done > total/2 {
+			fmt.Println("mid-layer 9")
+			select {}
+		}
+	}})
+	fmt.Println("finished without being killed")
+}

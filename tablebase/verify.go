@@ -1,0 +1,165 @@
+package tablebase
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"mancala/position"
+)
+
+// maxReported is how many bad positions a layer check names.
+const maxReported = 10
+
+// LayerCheck is the outcome of re-checking one stored layer.
+type LayerCheck struct {
+	Seeds      int      `json:"seeds"`
+	Positions  int64    `json:"positions"`
+	ChecksumOK bool     `json:"checksum_ok"`
+	Unreadable string   `json:"unreadable,omitempty"` // why the layer could not be read
+	Mismatches int64    `json:"mismatches"`           // positions whose value disagrees with their moves
+	Examples   []string `json:"examples,omitempty"`   // up to 10 of them, described
+}
+
+// OK reports whether the layer passed every check.
+func (c LayerCheck) OK() bool { return c.ChecksumOK && c.Unreadable == "" && c.Mismatches == 0 }
+
+// VerifyOptions configures Verify.
+type VerifyOptions struct {
+	Threads  int                                // 0: runtime.GOMAXPROCS(0)
+	Progress func(layer int, done, total int64) // as in BuildOptions; total = 3 per position
+}
+
+// ErrInconsistent is wrapped by Verify's error when a check failed.
+var ErrInconsistent = errors.New("tablebase is inconsistent")
+
+// Verify re-checks every stored layer of v in dir, holding it shared: its
+// checksum, and each position's value against its moves (rules.md 6):
+// with no moves, value == TerminalValue; else value == max over moves of
+// captured - value(child). It returns one LayerCheck a layer, and an error
+// wrapping ErrInconsistent that names the first failing layer and
+// position when any check fails. The equations hold for the true values
+// but also for some wrong ones inside cycles; the tests compare the
+// values themselves with independent references.
+func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOptions) ([]LayerCheck, error) {
+	s, err := openStore(dir, false)
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
+	infos, err := s.layers(v)
+	if err != nil {
+		return nil, err
+	}
+	opts.Threads = withDefaults(BuildOptions{Threads: opts.Threads}).Threads
+	ix := NewIndex(v.Pits)
+	var checks []LayerCheck
+	var first error
+	var lower [][]int8
+	for n, info := range complete(infos) {
+		check, values := verifyLayer(ctx, s, v, ix, info, lower, opts)
+		if err := ctx.Err(); err != nil {
+			return checks, err
+		}
+		checks = append(checks, check)
+		if !check.OK() && first == nil {
+			first = fmt.Errorf("%w: %s layer %d: %s", ErrInconsistent, v.Name, n, describe(check))
+		}
+		lower = append(lower, values)
+	}
+	if len(complete(infos)) < len(infos) && first == nil {
+		first = fmt.Errorf("%w: %s layer %d is stored but layer %d is missing", ErrInconsistent, v.Name, infos[len(infos)-1].Seeds, len(complete(infos)))
+	}
+	return checks, first
+}
+
+// describe sums up a failed layer check in one line.
+func describe(c LayerCheck) string {
+	switch {
+	case c.Unreadable != "":
+		return c.Unreadable
+	case c.Mismatches > 0:
+		return fmt.Sprintf("%d positions disagree with their moves, first %s", c.Mismatches, c.Examples[0])
+	}
+	return "checksum mismatch"
+}
+
+// verifyLayer checks one layer; it returns the values it read (zero values
+// when the layer is unreadable) for the layers above.
+func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, info LayerInfo, lower [][]int8, opts VerifyOptions) (LayerCheck, []int8) {
+	check := LayerCheck{Seeds: info.Seeds, Positions: info.Positions, ChecksumOK: true}
+	size := ix.Size(info.Seeds)
+	if info.Positions != size || info.BlockSize != BlockSize {
+		check.Unreadable = fmt.Sprintf("metadata says %d positions in blocks of %d, want %d in blocks of %d", info.Positions, info.BlockSize, size, BlockSize)
+		return check, make([]int8, size)
+	}
+	values, err := s.loadLayer(v, info)
+	var sumErr *ChecksumError
+	switch {
+	case errors.As(err, &sumErr):
+		check.ChecksumOK = false
+	case err != nil:
+		check.Unreadable = err.Error()
+		return check, make([]int8, size)
+	}
+	ls := &layerSolver{v: v, ix: ix, n: info.Seeds, size: size, lower: lower, threads: opts.Threads,
+		prog: newProgress(info.Seeds, size, opts.Progress)}
+	var mu sync.Mutex
+	_ = ls.forChunks(ctx, func(lo, hi int64) error {
+		bad, examples := ls.checkRange(lo, hi, values)
+		mu.Lock()
+		defer mu.Unlock()
+		check.Mismatches += bad
+		for _, e := range examples {
+			if len(check.Examples) < maxReported {
+				check.Examples = append(check.Examples, e)
+			}
+		}
+		ls.prog.add(3 * (hi - lo))
+		return nil
+	})
+	return check, values
+}
+
+// checkRange re-derives each value of ranks [lo, hi) from its moves and
+// returns how many disagree, describing the first few.
+func (s *layerSolver) checkRange(lo, hi int64, values []int8) (int64, []string) {
+	var buf [position.MaxPits]position.Move
+	var bad int64
+	var examples []string
+	c := s.ix.newCursor(s.n, uint64(lo))
+	for i := lo; i < hi; i++ {
+		if i > lo {
+			c.next()
+		}
+		p := c.position()
+		want := s.derive(p, values, &buf)
+		if int(values[i]) != want {
+			if bad++; len(examples) < maxReported {
+				examples = append(examples, fmt.Sprintf("%s (rank %d): stored %d, its moves give %d",
+					position.Format(s.v, p), i, values[i], want))
+			}
+		}
+	}
+	return bad, examples
+}
+
+// derive returns the value that p's moves give, from the stored values of
+// its layer and the layers below.
+func (s *layerSolver) derive(p position.Position, values []int8, buf *[position.MaxPits]position.Move) int {
+	nm := s.v.Moves(p, buf)
+	if nm == 0 {
+		return s.v.TerminalValue(p)
+	}
+	best := -1 << 30
+	for j := range buf[:nm] {
+		m := &buf[j]
+		if m.Captured > 0 {
+			best = max(best, int(s.exitValue(m)))
+		} else {
+			best = max(best, -int(values[s.ix.Rank(m.Next)]))
+		}
+	}
+	return best
+}
