@@ -26,7 +26,7 @@ func defaultTBHelp() string {
 	if d := tablebase.DefaultDir(); d != "" {
 		return d
 	}
-	return "$XDG_DATA_HOME/mancala/tablebase or ~/.local/share/mancala/tablebase"
+	return "$XDG_DATA_HOME/mancala or ~/.local/share/mancala"
 }
 
 // tbDir returns the directory to use for a --tb value.

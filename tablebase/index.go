@@ -25,14 +25,15 @@ const (
 // (P-1)-subset {s_0 < ... < s_{P-2}} of {0, ..., n+P-2}, with s_i = x_i + i
 // where x_i = a_0 + ... + a_i is the prefix sum. Its rank is its place in
 // colexicographic order, given by the combinatorial number system
-// (Knuth, TAOCP vol. 4A, 7.2.1.3, eq. (3) and Theorem L):
+// (Knuth, The Art of Computer Programming, vol. 4A, section 7.2.1.3):
 //
 //	rank = sum_{i=0}^{P-2} C(s_i, i+1) = sum_{i=0}^{P-2} C(x_i + i, i+1)
 //
 // so there are C(n+P-1, P-1) boards in layer n. The last pit is implied by
 // n and does not enter the rank, so the same formula ranks every layer:
-// Rank needs no seed count. This is the index of the VU awari database
-// (Romein & Bal 2003) and of Lapin0t/awari's `encode`.
+// Rank needs no seed count. Romein & Bal's awari databases are indexed
+// the same way, by a perfect rank among the boards of one seed count, as
+// is Lapin0t/awari (`encode`).
 type Index struct {
 	ring int // P, pits on the board
 	pits int // pits a row

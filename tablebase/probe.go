@@ -84,10 +84,11 @@ func (pr *Prober) Layers() []LayerInfo {
 	return infos
 }
 
-// Probe returns the value of p (rules.md section 6: score difference in
-// seeds from the side to move, -S..S for S seeds on the board) and
-// ok=true, or ok=false when p has more than MaxSeeds seeds or its block
-// cannot be read (see Err).
+// Probe returns the value of p, a position of the prober's variant
+// (rules.md section 6: score difference in seeds from the side to move,
+// -S..S for S seeds on the board, whichever side is to move) and ok=true,
+// or ok=false when p has more than MaxSeeds seeds or its block cannot be
+// read (see Err).
 func (pr *Prober) Probe(p position.Position) (int, bool) {
 	n := p.Seeds()
 	if n > pr.maxSeeds {

@@ -323,17 +323,18 @@ func (e *ChecksumError) Error() string {
 }
 
 // DefaultDir returns the default tablebase directory:
-// $XDG_DATA_HOME/mancala/tablebase, else ~/.local/share/mancala/tablebase,
-// or "" when neither XDG_DATA_HOME (absolute) nor a home directory is known.
+// $XDG_DATA_HOME/mancala, else ~/.local/share/mancala (the user data
+// directory), or "" when neither XDG_DATA_HOME (absolute) nor a home
+// directory is known.
 func DefaultDir() string {
 	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "mancala", "tablebase")
+		return filepath.Join(d, "mancala")
 	}
 	home, err := os.UserHomeDir()
 	if err != nil || home == "" {
 		return ""
 	}
-	return filepath.Join(home, ".local", "share", "mancala", "tablebase")
+	return filepath.Join(home, ".local", "share", "mancala")
 }
 
 // DiskBytes returns the bytes that the files under dir occupy on disk
