@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -122,5 +123,5 @@ func human(x float64) string {
 	case x >= 1e3:
 		return fmt.Sprintf("%.1fk", x/1e3)
 	}
-	return fmt.Sprintf("%.2f", x)
+	return strconv.FormatFloat(x, 'g', 3, 64)
 }
