@@ -85,11 +85,7 @@ func BenchmarkPerft(b *testing.B) {
 func BenchmarkReferenceApply(b *testing.B) {
 	for _, v := range Variants() {
 		b.Run(v.Name, func(b *testing.B) {
-			positions, pits := benchSample(v, 4096)
-			states := make([]reference.State, len(positions))
-			for i, p := range positions {
-				states[i] = toState(v, p)
-			}
+			states, pits := referenceSample(v)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				j := i & 4095
@@ -106,11 +102,7 @@ func BenchmarkReferenceApply(b *testing.B) {
 func BenchmarkReferenceLegalMoves(b *testing.B) {
 	for _, v := range Variants() {
 		b.Run(v.Name, func(b *testing.B) {
-			positions, _ := benchSample(v, 4096)
-			states := make([]reference.State, len(positions))
-			for i, p := range positions {
-				states[i] = toState(v, p)
-			}
+			states, _ := referenceSample(v)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				reference.LegalMoves(states[i&4095])
@@ -118,4 +110,14 @@ func BenchmarkReferenceLegalMoves(b *testing.B) {
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "positions/s")
 		})
 	}
+}
+
+// referenceSample is benchSample in the reference implementation's form.
+func referenceSample(v *Variant) ([]reference.State, []int) {
+	positions, pits := benchSample(v, 4096)
+	states := make([]reference.State, len(positions))
+	for i, p := range positions {
+		states[i] = toState(v, p)
+	}
+	return states, pits
 }

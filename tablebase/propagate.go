@@ -131,16 +131,23 @@ func resolveFrom(st *uint32, lost bool, k int8) bool {
 		if old&resolved != 0 {
 			return false
 		}
-		nu := resolvedAt(k)
-		if !lost {
-			if nu = old - 1; nu&0xff == 0 {
-				nu = resolvedAt(-k)
-			}
-		}
+		nu := afterResolution(old, lost, k)
 		if atomic.CompareAndSwapUint32(st, old, nu) {
 			return nu&resolved != 0
 		}
 	}
+}
+
+// afterResolution is the state of an unresolved predecessor (state old)
+// once one of its moves leads to a lost (or won) position at threshold k.
+func afterResolution(old uint32, lost bool, k int8) uint32 {
+	if lost {
+		return resolvedAt(k)
+	}
+	if nu := old - 1; nu&0xff != 0 {
+		return nu
+	}
+	return resolvedAt(-k)
 }
 
 // resolveAlone is resolveFrom for a single worker: plain loads and stores,
@@ -151,12 +158,7 @@ func resolveAlone(st *uint32, lost bool, k int8) bool {
 	if old&resolved != 0 {
 		return false
 	}
-	nu := resolvedAt(k)
-	if !lost {
-		if nu = old - 1; nu&0xff == 0 {
-			nu = resolvedAt(-k)
-		}
-	}
+	nu := afterResolution(old, lost, k)
 	*st = nu
 	return nu&resolved != 0
 }
