@@ -15,6 +15,9 @@ type Options struct {
 	Seconds float64
 	// Runs is the number of timed runs a figure's median is taken over.
 	Runs int
+	// Measured, when not nil, is called with each figure once measured,
+	// so that a caller can show progress.
+	Measured func(Figure)
 }
 
 func (o Options) runDuration() time.Duration {
@@ -56,5 +59,9 @@ func repeat(ctx context.Context, f Figure, opts Options, measure func() float64)
 	if len(rates) == 0 {
 		rates = append(rates, 0)
 	}
-	return summarise(f, rates)
+	f = summarise(f, rates)
+	if opts.Measured != nil {
+		opts.Measured(f)
+	}
+	return f
 }

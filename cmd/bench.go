@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"mancala/bench"
@@ -78,8 +79,17 @@ func runBench(ctx context.Context, out io.Writer, groups []string, opts *benchOp
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	report, err := bench.Run(ctx, groups, variants,
-		bench.Options{Threads: opts.threads, Seconds: opts.seconds, Runs: opts.runs})
+	bopts := bench.Options{Threads: opts.threads, Seconds: opts.seconds, Runs: opts.runs}
+	if stderr := os.Stderr; isTerminal(stderr) {
+		bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription("measuring"), progressbar.OptionClearOnFinish())
+		defer bar.Finish()
+		bopts.Measured = func(f bench.Figure) {
+			bar.Describe(fmt.Sprintf("measured %s %s %s, %d thread(s)", f.Group, f.Variant, f.Name, f.Threads))
+			bar.Add(1)
+		}
+	}
+	report, err := bench.Run(ctx, groups, variants, bopts)
 	if err != nil {
 		return err
 	}
