@@ -1,0 +1,83 @@
+package solver_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"mancala/position"
+	"mancala/solver"
+	"mancala/tablebase"
+)
+
+// TestSearchAgreesWithTablebase cross-checks two independent methods on
+// the same positions: the exact value found by search without a
+// tablebase, and the value that retrograde analysis stored. Positions
+// come from seeded random playouts, stopped at the first position within
+// built layers; searches are capped in nodes, and those that do not
+// finish exactly are skipped (at least half must finish); one thread keeps
+// which ones finish the same from run to run.
+func TestSearchAgreesWithTablebase(t *testing.T) {
+	// Awari's and oware's cycling endgames are slow to prove beyond a few
+	// seeds (see doc.go on repetitions), so their positions are smaller.
+	layers := map[string]int{"awari": 6, "oware": 6, "akon": 8, "djenon-abe": 10, "djenon-aboure": 10}
+	want := 16
+	if testing.Short() {
+		want = 6
+	}
+	for _, v := range position.Variants() {
+		t.Run(v.Name, func(t *testing.T) {
+			dir := t.TempDir()
+			if _, err := tablebase.Build(context.Background(), dir, v, tablebase.BuildOptions{MaxSeeds: layers[v.Name]}); err != nil {
+				t.Fatal(err)
+			}
+			tb, err := tablebase.OpenProber(dir, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tb.Close()
+			rng := rand.New(rand.NewPCG(11, uint64(v.ID)))
+			exact := 0
+			for i := 0; i < want; i++ {
+				p := playoutTo(v, rng, layers[v.Name])
+				stored, ok := tb.Probe(p)
+				if !ok {
+					t.Fatalf("%s: not in the tablebase", position.Format(v, p))
+				}
+				res, err := solver.Search(context.Background(), v, p, solver.Options{Threads: 1, HashMiB: 8, MaxNodes: 3_000_000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !res.Exact {
+					continue
+				}
+				exact++
+				if res.Value != stored {
+					t.Errorf("%s: search %d, tablebase %d", position.Format(v, p), res.Value, stored)
+				}
+			}
+			t.Logf("%d of %d searches exact, all equal to the tablebase", exact, want)
+			if exact < want/2 {
+				t.Errorf("only %d of %d searches finished exactly", exact, want)
+			}
+		})
+	}
+}
+
+// playoutTo plays random moves from the start until the board holds at
+// most maxSeeds seeds and the game is not over, restarting games that end
+// first.
+func playoutTo(v *position.Variant, rng *rand.Rand, maxSeeds int) position.Position {
+	var buf [position.MaxPits]position.Move
+	for p := v.Start(); ; {
+		n := v.Moves(p, &buf)
+		switch {
+		case n == 0:
+			p = v.Start()
+		case p.Seeds() <= maxSeeds:
+			return p
+		default:
+			p = buf[rng.IntN(n)].Next
+		}
+	}
+}
