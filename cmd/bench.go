@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/schollz/progressbar/v3"
@@ -49,7 +51,14 @@ document with the machine and every figure with its unit.`,
 		Example: `  mancala bench --seconds 1
   mancala bench sow --variant awari --json`,
 		ValidArgs: bench.Groups,
-		Args:      cobra.OnlyValidArgs,
+		Args: func(c *cobra.Command, args []string) error {
+			for _, a := range args {
+				if !slices.Contains(bench.Groups, a) {
+					return fmt.Errorf("%q is not a benchmark group (known: %s)", a, strings.Join(bench.Groups, ", "))
+				}
+			}
+			return nil
+		},
 		RunE: func(c *cobra.Command, args []string) error {
 			return runBench(c.Context(), c.OutOrStdout(), args, opts)
 		},
@@ -63,8 +72,13 @@ document with the machine and every figure with its unit.`,
 }
 
 func runBench(ctx context.Context, out io.Writer, groups []string, opts *benchOptions) error {
-	if opts.threads < 1 || opts.seconds <= 0 || opts.runs < 1 {
-		return fmt.Errorf("--threads, --seconds and --runs must be positive")
+	switch {
+	case opts.threads < 1:
+		return fmt.Errorf("--threads %d: want 1 or more", opts.threads)
+	case opts.seconds <= 0:
+		return fmt.Errorf("--seconds %g: want more than 0", opts.seconds)
+	case opts.runs < 1:
+		return fmt.Errorf("--runs %d: want 1 or more", opts.runs)
 	}
 	variants := position.Variants()
 	if opts.variant != "" {

@@ -74,8 +74,13 @@ func runBuild(out, errOut io.Writer, name string, opts *buildOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.maxSeeds < 0 {
+	switch {
+	case opts.maxSeeds == -1:
 		return errors.New("--max-seeds N is required")
+	case opts.maxSeeds < 0:
+		return fmt.Errorf("--max-seeds %d: want 0 or more", opts.maxSeeds)
+	case opts.threads < 1:
+		return fmt.Errorf("--threads %d: want 1 or more", opts.threads)
 	}
 	mem, err := parseSize("--mem", opts.mem)
 	if err != nil {

@@ -36,14 +36,16 @@ names the move and the reason; nothing is printed then.`,
 }
 
 type playedMove struct {
+	Player   int  `json:"player"`
 	Move     any  `json:"move"`
 	Captured int  `json:"captured"`
 	Passed   bool `json:"passed,omitempty"`
 }
 
 type playResult struct {
-	Position    string       `json:"position"`
-	StartPassed bool         `json:"start_passed,omitempty"`
+	Position    string `json:"position"`
+	StartPassed bool   `json:"passed,omitempty"`
+	startPasser int
 	Moves       []playedMove `json:"moves"`
 	GameOver    bool         `json:"game_over"`
 	FinalScore  *[2]int      `json:"final_score,omitempty"`
@@ -60,13 +62,13 @@ func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) er
 		return err
 	}
 	g := position.NewGame(setup)
-	res := playResult{StartPassed: g.StartPassed, Moves: []playedMove{}}
+	res := playResult{StartPassed: g.StartPassed, startPasser: 3 - g.Position.Player(), Moves: []playedMove{}}
 	for _, pit := range moves {
 		p, err := g.Play(pit)
 		if err != nil {
 			return err
 		}
-		res.Moves = append(res.Moves, playedMove{Move: moveJSON(pit), Captured: p.Captured, Passed: p.Passed})
+		res.Moves = append(res.Moves, playedMove{Player: p.Player, Move: moveJSON(pit), Captured: p.Captured, Passed: p.Passed})
 	}
 	res.Position, res.GameOver, res.End = g.Setup.String(), g.Over, g.End
 	if g.Over {
@@ -81,12 +83,16 @@ func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) er
 func printPlay(out io.Writer, res playResult) error {
 	fmt.Fprintln(out, res.Position)
 	if res.StartPassed {
-		fmt.Fprintln(out, "the player named in the position had no legal move and passed")
+		fmt.Fprintln(out, passNote(res.startPasser))
 	}
 	for _, m := range res.Moves {
-		fmt.Fprintf(out, "move %v: captured %d", m.Move, m.Captured)
+		if m.Move == "pass" {
+			fmt.Fprintf(out, "player %d passes\n", m.Player)
+			continue
+		}
+		fmt.Fprintf(out, "player %d plays %v: captured %d", m.Player, m.Move, m.Captured)
 		if m.Passed {
-			fmt.Fprint(out, "; the opponent has no legal move and passes")
+			fmt.Fprintf(out, "; player %d has no legal move and passes", 3-m.Player)
 		}
 		fmt.Fprintln(out)
 	}

@@ -118,6 +118,10 @@ func runSolve(ctx context.Context, in io.Reader, out io.Writer, arg string, opts
 	return nil
 }
 
+// maxHashMiB bounds --hash: 16 GiB, within the memory of the machines this
+// tool is run on, so that a typo is an error rather than a crash.
+const maxHashMiB = 16 << 10
+
 func checkSolveOptions(opts *solveOptions) error {
 	switch {
 	case opts.time < 0:
@@ -126,8 +130,8 @@ func checkSolveOptions(opts *solveOptions) error {
 		return fmt.Errorf("--depth %d: want 0 or more", opts.depth)
 	case opts.threads < 1:
 		return fmt.Errorf("--threads %d: want 1 or more", opts.threads)
-	case opts.hash < 1:
-		return fmt.Errorf("--hash %d: want 1 MiB or more", opts.hash)
+	case opts.hash < 1 || opts.hash > maxHashMiB:
+		return fmt.Errorf("--hash %d: want 1..%d MiB", opts.hash, maxHashMiB)
 	case opts.noTB && opts.tb != "":
 		return errors.New("--tb and --no-tb: give one or the other")
 	}
@@ -321,8 +325,8 @@ func printSolveLine(out io.Writer, res solveResult) error {
 		_, err := io.WriteString(out, b.String())
 		return err
 	}
-	fmt.Fprintf(&b, " value %+d %s best %s pv %s depth %d nodes %d seconds %.3f\n",
-		res.Value, strings.ReplaceAll(exactness(res), " ", "_"), moveList(res.BestMoves),
+	fmt.Fprintf(&b, " value %+d (%s) best %s pv %s depth %d nodes %d seconds %.3f\n",
+		res.Value, exactness(res), moveList(res.BestMoves),
 		moveList(res.PV), res.Depth, res.Nodes, res.Seconds)
 	_, err := io.WriteString(out, b.String())
 	return err

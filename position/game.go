@@ -14,6 +14,9 @@ type Game struct {
 	End         string // why the game ended: EndNoSeeds, EndNoMove, ...
 	Final       [2]int // player 1's and player 2's final scores, once Over
 	seen        map[Position]bool
+	// passPending: a forced pass was just applied, so a "pass" move may
+	// name it (as a principal variation does) without changing anything.
+	passPending bool
 }
 
 // Reasons a game ends, as reported in Game.End and `play --json`.
@@ -22,11 +25,12 @@ const (
 	EndNoMove     = "no legal move"
 	EndOneEach    = "one seed each"
 	EndStopAt     = "captures reached the limit"
-	EndRepetition = "repetition (the seeds on the board count for nobody)"
+	EndRepetition = "repetition; the seeds on the board count for nobody"
 )
 
 // Played is the result of one move in a game.
 type Played struct {
+	Player   int  // the player who moved (or passed), 1 or 2
 	Pit      int  // the pit played, or PassPit
 	Captured int  // seeds the move captured
 	Passed   bool // the next player had to pass, so the mover moves again
@@ -37,12 +41,20 @@ type Played struct {
 func NewGame(s Setup) *Game {
 	g := &Game{Setup: s, seen: map[Position]bool{}}
 	g.StartPassed = g.settle()
+	g.passPending = g.StartPassed
 	return g
 }
 
-// Play applies one move. An illegal move returns an error naming it and the
-// reason, and leaves the game unchanged.
+// Play applies one move. Passes are applied automatically, but a PassPit
+// right after one names it and is accepted, changing nothing, so that a
+// principal variation with its passes can be replayed. An illegal move
+// returns an error naming it and the reason, and leaves the game
+// unchanged.
 func (g *Game) Play(pit int) (Played, error) {
+	if pit == PassPit && g.passPending {
+		g.passPending = false
+		return Played{Player: 3 - g.Position.Player(), Pit: PassPit}, nil
+	}
 	if g.Over {
 		return Played{}, fmt.Errorf("move %s: the game is over (%s)", MoveString(pit), g.End)
 	}
@@ -50,9 +62,12 @@ func (g *Game) Play(pit int) (Played, error) {
 	if err != nil {
 		return Played{}, err
 	}
+	player := g.Position.Player()
 	g.Captured[g.Position.Side] += int(m.Captured)
 	g.Position = m.Next
-	return Played{Pit: pit, Captured: int(m.Captured), Passed: g.settle()}, nil
+	passed := g.settle()
+	g.passPending = passed
+	return Played{Player: player, Pit: pit, Captured: int(m.Captured), Passed: passed}, nil
 }
 
 // settle applies the end rules and any automatic pass to the position just

@@ -25,8 +25,9 @@ func (v *Variant) Perft(p Position, depth int) uint64 {
 	return nodes
 }
 
-// Divide returns the perft count below each legal move of p (keyed by pit,
-// PassPit for a pass), for finding where two move generators disagree.
+// Divide returns the perft count below each legal move of p (keyed by
+// pit), for finding where two move generators disagree. A forced pass at p
+// is applied first, as Perft does, so the counts add up to Perft's.
 func (v *Variant) Divide(p Position, depth int) map[int]uint64 {
 	counts := map[int]uint64{}
 	if depth == 0 {
@@ -34,6 +35,10 @@ func (v *Variant) Divide(p Position, depth int) map[int]uint64 {
 	}
 	var buf [MaxPits]Move
 	n := v.Moves(p, &buf)
+	if n == 1 && buf[0].IsPass() {
+		p = buf[0].Next
+		n = v.Moves(p, &buf)
+	}
 	for _, m := range buf[:n] {
 		counts[int(m.Pit)] = v.Perft(m.Next, depth-1)
 	}
