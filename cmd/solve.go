@@ -28,6 +28,7 @@ type solveOptions struct {
 	hash    int
 	tb      string
 	noTB    bool
+	memTB   int
 	all     bool
 	json    bool
 }
@@ -71,6 +72,7 @@ is there.`,
 	f.IntVar(&opts.hash, "hash", 256, "transposition table size in MiB")
 	f.StringVar(&opts.tb, "tb", "", "tablebase directory (default: the default directory, if present)")
 	f.BoolVar(&opts.noTB, "no-tb", false, "use no tablebase")
+	f.IntVar(&opts.memTB, "mem-tb", -1, "for endgames (at most twice N seeds), build a tablebase of N seeds in memory\nwhen none on disk holds as many (0: never; -1: the largest of at most 3 million positions)")
 	f.BoolVar(&opts.all, "all", false, "give every legal move's value")
 	addJSONFlag(c, &opts.json)
 	return c
@@ -132,6 +134,8 @@ func checkSolveOptions(opts *solveOptions) error {
 		return fmt.Errorf("--threads %d: want 1 or more", opts.threads)
 	case opts.hash < 1 || opts.hash > maxHashMiB:
 		return fmt.Errorf("--hash %d: want 1..%d MiB", opts.hash, maxHashMiB)
+	case opts.memTB < -1:
+		return fmt.Errorf("--mem-tb %d: want -1 (automatic), 0 (never) or a seed count", opts.memTB)
 	case opts.noTB && opts.tb != "":
 		return errors.New("--tb and --no-tb: give one or the other")
 	}
@@ -205,7 +209,9 @@ type solveResult struct {
 	Stopped        string      `json:"stopped"`
 	Tablebase      bool        `json:"tablebase"`
 	TablebaseSeeds int         `json:"tablebase_seeds,omitempty"`
-	TablebaseHits  uint64      `json:"tablebase_hits,omitempty"`
+	// TablebaseInMemory: the tablebase was built in memory for this run.
+	TablebaseInMemory bool   `json:"tablebase_in_memory,omitempty"`
+	TablebaseHits     uint64 `json:"tablebase_hits,omitempty"`
 }
 
 // solveMove is one legal move's value in --all output.
@@ -225,6 +231,11 @@ func solveOne(ctx context.Context, s *solver.Solver, tbs *tablebases, job solveJ
 	tb, err := tbs.get(v)
 	if err != nil {
 		return out, err
+	}
+	if mem, err := tbs.memory(ctx, v, p, tb); err != nil {
+		return out, err
+	} else if mem != nil {
+		tb, out.TablebaseInMemory = mem, true
 	}
 	if tb != nil {
 		out.Tablebase, out.TablebaseSeeds = true, tb.MaxSeeds()
@@ -308,7 +319,11 @@ func printSolveText(out io.Writer, res solveResult) error {
 	fmt.Fprintf(out, "depth %d, %d nodes, %.3f s, %.2f Mnodes/s, %d threads\n",
 		res.Depth, res.Nodes, res.Seconds, res.NodesPerSecond/1e6, res.Threads)
 	if res.Tablebase {
-		fmt.Fprintf(out, "tablebase: up to %d seeds (%d hits)\n", res.TablebaseSeeds, res.TablebaseHits)
+		where := ""
+		if res.TablebaseInMemory {
+			where = ", built in memory"
+		}
+		fmt.Fprintf(out, "tablebase: up to %d seeds%s (%d hits)\n", res.TablebaseSeeds, where, res.TablebaseHits)
 	}
 	return nil
 }
@@ -368,10 +383,44 @@ type tbHandle struct {
 	close func() error
 }
 
-// tablebases opens each variant's tablebase once, on first use.
+// tablebases opens each variant's tablebase once, on first use, and builds
+// in-memory ones for endgames.
 type tablebases struct {
-	opts *solveOptions
-	open map[string]tbHandle
+	opts  *solveOptions
+	open  map[string]tbHandle
+	built map[string]*tablebase.Memory
+}
+
+// memoryPositions bounds the default in-memory tablebase: about half a
+// second to build on two cores, a few tens of MB while it builds.
+const memoryPositions = 3_000_000
+
+// memory returns an in-memory tablebase of v for an endgame position p
+// (at most twice --mem-tb seeds) when disk (on disk, or nil) holds fewer
+// layers; else nil. It is built once per variant.
+func (t *tablebases) memory(ctx context.Context, v *position.Variant, p position.Position, disk solver.Tablebase) (solver.Tablebase, error) {
+	seeds := t.opts.memTB
+	if seeds < 0 {
+		seeds = 0
+		for tablebase.MemoryPositions(v, seeds+1) <= memoryPositions {
+			seeds++
+		}
+	}
+	if t.opts.noTB || seeds == 0 || p.Seeds() > 2*seeds || (disk != nil && disk.MaxSeeds() >= seeds) {
+		return nil, nil
+	}
+	if m := t.built[v.Name]; m != nil {
+		return m, nil
+	}
+	m, err := tablebase.BuildMemory(ctx, v, seeds, t.opts.threads)
+	if err != nil {
+		return nil, fmt.Errorf("--mem-tb %d: %w", seeds, err)
+	}
+	if t.built == nil {
+		t.built = map[string]*tablebase.Memory{}
+	}
+	t.built[v.Name] = m
+	return m, nil
 }
 
 // get returns v's tablebase: from --tb (an error if it cannot be opened),
