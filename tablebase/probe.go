@@ -50,13 +50,8 @@ type blockRef struct{ layer, block int }
 // ErrInUse (wrapped, naming dir) while a build holds it, and layers
 // stored by another format.
 func OpenProber(dir string, v *position.Variant) (*Prober, error) {
-	s, err := openStore(dir, false)
+	s, infos, err := openReading(dir, v)
 	if err != nil {
-		return nil, err
-	}
-	infos, err := s.layers(v)
-	if err != nil {
-		s.close()
 		return nil, err
 	}
 	pr := &Prober{s: s, v: v, ix: NewIndex(v.Pits), limit: DefaultCacheBytes}

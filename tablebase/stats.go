@@ -28,15 +28,11 @@ type LayerStats struct {
 // Stats reads every complete layer of v in dir (holding it shared) and
 // counts its values. A layer that fails its checksum is an error.
 func Stats(dir string, v *position.Variant) ([]LayerStats, error) {
-	s, err := openStore(dir, false)
+	s, infos, err := openReading(dir, v)
 	if err != nil {
 		return nil, err
 	}
 	defer s.close()
-	infos, err := s.layers(v)
-	if err != nil {
-		return nil, err
-	}
 	var out []LayerStats
 	for _, info := range complete(infos) {
 		values, err := s.loadLayer(v, info)

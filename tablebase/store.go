@@ -150,6 +150,20 @@ func openStore(dir string, writable bool) (*store, error) {
 	return s, nil
 }
 
+// openReading opens dir shared, for reading, with v's layer metadata.
+func openReading(dir string, v *position.Variant) (*store, []LayerInfo, error) {
+	s, err := openStore(dir, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	infos, err := s.layers(v)
+	if err != nil {
+		s.close()
+		return nil, nil, err
+	}
+	return s, infos, nil
+}
+
 // openBadger opens the database. A read-only open after a crashed build
 // finds an untruncated write-ahead log, which only a writable open can
 // replay: if our lock can be made exclusive (nobody else has it open), do

@@ -43,15 +43,11 @@ var ErrInconsistent = errors.New("tablebase is inconsistent")
 // but also for some wrong ones inside cycles; the tests compare the
 // values themselves with independent references.
 func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOptions) ([]LayerCheck, error) {
-	s, err := openStore(dir, false)
+	s, infos, err := openReading(dir, v)
 	if err != nil {
 		return nil, err
 	}
 	defer s.close()
-	infos, err := s.layers(v)
-	if err != nil {
-		return nil, err
-	}
 	opts.Threads = withDefaults(BuildOptions{Threads: opts.Threads}).Threads
 	ix := NewIndex(v.Pits)
 	var checks []LayerCheck
