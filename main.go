@@ -14,7 +14,7 @@ func main() { os.Exit(run()) }
 // error (reported as one line on stderr), or a command's own code.
 func run() int {
 	if err := cmd.Execute(); err != nil {
-		fmt.Fprintf(os.Stderr, "mancala: %v\n", err)
+		fmt.Fprintf(os.Stderr, "mancala: %s\n", cmd.ErrorLine(err))
 		return cmd.ExitCode(err)
 	}
 	return 0

@@ -73,8 +73,8 @@ document with the machine and every figure with its unit.`,
 
 func runBench(ctx context.Context, out io.Writer, groups []string, opts *benchOptions) error {
 	switch {
-	case opts.threads < 1:
-		return fmt.Errorf("--threads %d: want 1 or more", opts.threads)
+	case checkThreads(opts.threads) != nil:
+		return checkThreads(opts.threads)
 	case opts.seconds <= 0:
 		return fmt.Errorf("--seconds %g: want more than 0", opts.seconds)
 	case opts.runs < 1:

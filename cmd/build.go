@@ -25,6 +25,7 @@ type buildOptions struct {
 	tb       string
 	json     bool
 	profile  string
+	repair   bool
 }
 
 func newBuildCmd() *cobra.Command {
@@ -36,10 +37,14 @@ func newBuildCmd() *cobra.Command {
 board by retrograde analysis, one layer (seed count) at a time, and stores it
 in a Badger database. Layers already complete in DIR are kept, so an
 interrupted build (Ctrl-C, kill) resumes from its last complete layer when run
-again. Progress is drawn on stderr when it is a terminal (one line a layer
+again. Queries, stats and verify read the complete layers while a build adds
+more. A damaged layer (a file changed since its build) stops the build with
+the repair command: --repair drops the damaged layer and the layers above it,
+of this variant only, and builds them again. Progress is drawn on stderr when it is a terminal (one line a layer
 otherwise); the summary goes to stdout.`,
 		Example: `  mancala build awari --max-seeds 12
-  mancala build akon --max-seeds 14 --threads 2 --mem 6GiB --tb /data/tb --json`,
+  mancala build akon --max-seeds 14 --threads 2 --mem 6GiB --tb /data/tb --json
+  mancala build awari --max-seeds 12 --repair`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runBuild(c.OutOrStdout(), c.ErrOrStderr(), args[0], opts)
@@ -50,6 +55,7 @@ otherwise); the summary goes to stdout.`,
 	c.Flags().StringVar(&opts.mem, "mem", "8GiB", "memory budget for the build's arrays (e.g. 4GiB, 512MB)")
 	c.Flags().StringVar(&opts.profile, "cpuprofile", "", "write a CPU profile (pprof) of the build to FILE")
 	_ = c.Flags().MarkHidden("cpuprofile")
+	c.Flags().BoolVar(&opts.repair, "repair", false, "drop damaged layers (and those above them) of this variant and build them again")
 	addTBFlag(c, &opts.tb)
 	addJSONFlag(c, &opts.json)
 	return c
@@ -60,6 +66,7 @@ type buildResult struct {
 	Dir                string  `json:"dir"`
 	MaxSeeds           int     `json:"max_seeds"`
 	ResumedLayers      int     `json:"resumed_layers"`
+	DroppedLayers      int     `json:"dropped_layers,omitempty"` // damaged ones and those above, by --repair
 	BuiltLayers        int     `json:"built_layers"`
 	Positions          int64   `json:"positions"`       // stored, layers 0..max_seeds
 	BuiltPositions     int64   `json:"built_positions"` // by this run
@@ -79,8 +86,9 @@ func runBuild(out, errOut io.Writer, name string, opts *buildOptions) error {
 		return errors.New("--max-seeds N is required")
 	case opts.maxSeeds < 0:
 		return fmt.Errorf("--max-seeds %d: want 0 or more", opts.maxSeeds)
-	case opts.threads < 1:
-		return fmt.Errorf("--threads %d: want 1 or more", opts.threads)
+	}
+	if err := checkThreads(opts.threads); err != nil {
+		return err
 	}
 	mem, err := parseSize("--mem", opts.mem)
 	if err != nil {
@@ -101,7 +109,7 @@ func runBuild(out, errOut io.Writer, name string, opts *buildOptions) error {
 	bar := newLayerBar(errOut, v.Pits, opts.maxSeeds, "build")
 	stats, err := tablebase.Build(ctx, dir, v, tablebase.BuildOptions{
 		MaxSeeds: opts.maxSeeds, Threads: opts.threads, MemBytes: mem,
-		Progress: bar.update, LayerDone: layerLogger(errOut, bar),
+		Progress: bar.update, LayerDone: layerLogger(errOut, bar), Repair: opts.repair,
 	})
 	bar.finish()
 	if errors.Is(err, context.Canceled) {
@@ -144,7 +152,7 @@ func layerLogger(errOut io.Writer, bar *layerBar) func(tablebase.LayerInfo) {
 }
 
 func buildSummary(dir string, v *position.Variant, stats tablebase.BuildStats) (buildResult, error) {
-	res := buildResult{Variant: v.Name, Dir: dir, MaxSeeds: stats.MaxSeeds, ResumedLayers: stats.Resumed,
+	res := buildResult{Variant: v.Name, Dir: dir, MaxSeeds: stats.MaxSeeds, ResumedLayers: stats.Resumed, DroppedLayers: stats.Dropped,
 		BuiltLayers: len(stats.Layers), BuiltPositions: stats.Positions, Seconds: stats.Seconds}
 	ix := tablebase.NewIndex(v.Pits)
 	for n := 0; n <= stats.MaxSeeds; n++ {
@@ -153,7 +161,7 @@ func buildSummary(dir string, v *position.Variant, stats tablebase.BuildStats) (
 	if res.Seconds > 0 {
 		res.PositionsPerSecond = float64(res.BuiltPositions) / res.Seconds
 	}
-	disk, err := tablebase.DiskBytes(dir)
+	disk, err := tablebase.DiskBytes(dir, v)
 	if err != nil {
 		return res, err
 	}
@@ -170,10 +178,13 @@ func printBuild(out io.Writer, res buildResult) error {
 		fmt.Fprintf(out, " (%d layers were already stored)", res.ResumedLayers)
 	}
 	fmt.Fprintln(out)
+	if res.DroppedLayers > 0 {
+		fmt.Fprintf(out, "repaired: dropped %d layers (the damaged ones and those above them) and built them again\n", res.DroppedLayers)
+	}
 	fmt.Fprintf(out, "built %d positions in %.1f s: %.2f M positions/s\n",
 		res.BuiltPositions, res.Seconds, res.PositionsPerSecond/1e6)
-	fmt.Fprintf(out, "%s on disk in %s (the whole directory, all variants): %.3f bytes/position\n",
-		humanBytes(res.DiskBytes), res.Dir, res.BytesPerPosition)
+	fmt.Fprintf(out, "%s on disk for %s in %s: %.3f bytes/position\n",
+		humanBytes(res.DiskBytes), res.Variant, res.Dir, res.BytesPerPosition)
 	return nil
 }
 

@@ -28,8 +28,12 @@ func newQueryCmd() *cobra.Command {
 		Long: `query prints the exact value of a position (score difference in seeds from
 the side to move, to the end of the game) and the value of each legal move,
 best first, from a tablebase made by build. A player who must pass passes
-first, and the position after the pass is shown. A position with more seeds
-than the tablebase holds exits with code 3.`,
+first, and the position after the pass is shown.
+
+Exit codes: 0 answered; 1 bad input, no tablebase (or none of this variant)
+in DIR, or a damaged one (the message gives the repair command); 3 the
+position has more seeds than the tablebase's layers hold (the message gives
+the build command that covers it; solve answers without a tablebase).`,
 		Example: `  mancala query awari:0,0,0,0,0,1/1,1,0,0,0,0:1
   mancala query oware:2,0,1,0,0,3/0,1,0,2,0,0:2 --tb /data/tb --json`,
 		Args: cobra.ExactArgs(1),
@@ -76,7 +80,7 @@ func runQuery(out io.Writer, arg string, opts *queryOptions) error {
 	if v.Moves(setup.Position, &buf) == 0 {
 		// The rules give the value; no tablebase needed.
 		res.GameOver, res.Value = true, v.TerminalValue(setup.Position)
-	} else if err := queryTablebase(&res, tbDir(opts.tb), v, setup.Position); err != nil {
+	} else if err := queryTablebase(&res, opts.tb, v, setup.Position); err != nil {
 		return err
 	}
 	if opts.json {
@@ -86,26 +90,41 @@ func runQuery(out io.Writer, arg string, opts *queryOptions) error {
 }
 
 // queryTablebase opens the tablebase and probes p and its moves into
-// res. No database at all is exit code 3 too.
-func queryTablebase(res *queryResult, dir string, v *position.Variant, p position.Position) error {
+// res. No tablebase (or none of this variant) is exit code 1, like stats
+// and verify; a position beyond the built layers is exit code 3.
+func queryTablebase(res *queryResult, flag string, v *position.Variant, p position.Position) error {
+	dir := tbDir(flag)
 	pr, err := tablebase.OpenProber(dir, v)
 	if errors.Is(err, tablebase.ErrNoTablebase) {
-		return &ExitError{Code: exitNotInTablebase, Err: fmt.Errorf("%s: not in the tablebase: %w", res.Position, err)}
+		return fmt.Errorf("no tablebase in %s: %s", dir, buildHint(v, res.Seeds, flag, res.Position))
 	}
 	if err != nil {
 		return err
 	}
 	defer pr.Close()
+	if pr.MaxSeeds() < 0 {
+		return fmt.Errorf("no %s layers in the tablebase in %s: %s", v.Name, dir, buildHint(v, res.Seeds, flag, res.Position))
+	}
 	maxSeeds := pr.MaxSeeds()
 	res.MaxSeeds = &maxSeeds
-	return fillQuery(res, pr, v, p)
+	return fillQuery(res, pr, v, p, flag)
+}
+
+// buildHint says how to answer a position the tablebase lacks: the exact
+// build command that covers it, or solve, which needs no tablebase.
+func buildHint(v *position.Variant, seeds int, flag, pos string) string {
+	tb := ""
+	if flag != "" {
+		tb = " --tb " + flag
+	}
+	return fmt.Sprintf("build it with `mancala build %s --max-seeds %d%s`, or search instead with `mancala solve %s`", v.Name, seeds, tb, pos)
 }
 
 // fillQuery probes p, which has moves, and its moves into res.
-func fillQuery(res *queryResult, pr *tablebase.Prober, v *position.Variant, p position.Position) error {
+func fillQuery(res *queryResult, pr *tablebase.Prober, v *position.Variant, p position.Position, flag string) error {
 	value, ok := pr.Probe(p)
 	if !ok {
-		return notStored(pr, v, res.Position)
+		return notStored(pr, v, res, flag)
 	}
 	res.Value = value
 	var buf [position.MaxPits]position.Move
@@ -113,7 +132,7 @@ func fillQuery(res *queryResult, pr *tablebase.Prober, v *position.Variant, p po
 	for _, m := range buf[:n] {
 		child, ok := pr.Probe(m.Next)
 		if !ok {
-			return notStored(pr, v, res.Position)
+			return notStored(pr, v, res, flag)
 		}
 		res.Moves = append(res.Moves, queryMove{Move: moveJSON(int(m.Pit)), Value: int(m.Captured) - child, Captured: int(m.Captured)})
 	}
@@ -126,16 +145,15 @@ func fillQuery(res *queryResult, pr *tablebase.Prober, v *position.Variant, p po
 	return nil
 }
 
-// notStored is the exit-3 error for a position the tablebase lacks (or a
-// block it cannot read).
-func notStored(pr *tablebase.Prober, v *position.Variant, pos string) error {
+// notStored is the error for a position the prober could not answer: a
+// damaged layer (exit 1, with the repair command), or exit 3 for one
+// beyond the built layers.
+func notStored(pr *tablebase.Prober, v *position.Variant, res *queryResult, flag string) error {
 	if err := pr.Err(); err != nil {
-		return fmt.Errorf("%s: reading the tablebase: %w", pos, err)
+		return err
 	}
-	if pr.MaxSeeds() < 0 {
-		return &ExitError{Code: exitNotInTablebase, Err: fmt.Errorf("%s: not in the tablebase (no %s layers built; run `mancala build %s --max-seeds N`)", pos, v.Name, v.Name)}
-	}
-	return &ExitError{Code: exitNotInTablebase, Err: fmt.Errorf("%s: not in the tablebase (built up to %d seeds)", pos, pr.MaxSeeds())}
+	return &ExitError{Code: exitNotInTablebase, Err: fmt.Errorf("%s: not in the tablebase (built up to %d seeds, this position has %d): %s",
+		res.Position, pr.MaxSeeds(), res.Seeds, buildHint(v, res.Seeds, flag, res.Position))}
 }
 
 func printQuery(out io.Writer, setup position.Setup, res queryResult) error {

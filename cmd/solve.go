@@ -130,8 +130,8 @@ func checkSolveOptions(opts *solveOptions) error {
 		return fmt.Errorf("--time %v: want 0 or more", opts.time)
 	case opts.depth < 0:
 		return fmt.Errorf("--depth %d: want 0 or more", opts.depth)
-	case opts.threads < 1:
-		return fmt.Errorf("--threads %d: want 1 or more", opts.threads)
+	case checkThreads(opts.threads) != nil:
+		return checkThreads(opts.threads)
 	case opts.hash < 1 || opts.hash > maxHashMiB:
 		return fmt.Errorf("--hash %d: want 1..%d MiB", opts.hash, maxHashMiB)
 	case opts.memTB < -1:

@@ -56,8 +56,8 @@ func runVerify(out, errOut io.Writer, name string, opts *verifyOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.threads < 1 {
-		return fmt.Errorf("--threads %d: want 1 or more", opts.threads)
+	if err := checkThreads(opts.threads); err != nil {
+		return err
 	}
 	dir := tbDir(opts.tb)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

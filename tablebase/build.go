@@ -2,6 +2,7 @@ package tablebase
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -52,6 +53,10 @@ type BuildOptions struct {
 	Progress func(layer int, done, total int64)
 	// LayerDone, when not nil, is called after each layer is stored.
 	LayerDone func(LayerInfo)
+	// Repair drops a damaged layer and every layer above it (of this
+	// variant and rules version only) and builds them again; without it
+	// a damaged layer is an error wrapping ErrDamaged.
+	Repair bool
 }
 
 // BuildStats describes a Build run.
@@ -59,6 +64,7 @@ type BuildStats struct {
 	Variant   string
 	MaxSeeds  int         // every layer 0..MaxSeeds is stored now
 	Resumed   int         // layers found complete in the database and not rebuilt
+	Dropped   int         // damaged layers and those above them dropped by Repair
 	Layers    []LayerInfo // the layers built by this run
 	Positions int64       // positions in the layers built by this run
 	Seconds   float64     // wall time of the run
@@ -77,13 +83,13 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 		return stats, fmt.Errorf("max seeds %d: want 0..%d for %s", opts.MaxSeeds, min(v.Total(), maxLayer), v.Name)
 	}
 	opts = withDefaults(opts)
-	s, err := openStore(dir, true)
+	s, err := openStore(dir, v, true)
 	if err != nil {
 		return stats, err
 	}
 	defer s.close()
 	b := &builder{s: s, v: v, ix: NewIndex(v.Pits), opts: opts}
-	if err := b.resume(); err != nil {
+	if stats.Dropped, err = b.resume(); err != nil {
 		return stats, err
 	}
 	stats.Resumed = len(b.lower)
@@ -134,23 +140,35 @@ func (b *builder) lowerBytes() int64 {
 }
 
 // resume loads the complete layers already stored (up to MaxSeeds),
-// checking their checksums, so the build continues after them.
-func (b *builder) resume() error {
-	infos, err := b.s.layers(b.v)
-	if err != nil {
-		return err
-	}
-	for _, info := range complete(infos) {
+// checking their files and checksums, so the build continues after them.
+// With Repair, damage drops the damaged layer and those above it; it
+// returns how many layers were dropped.
+func (b *builder) resume() (int, error) {
+	infos, damage := b.s.layers(b.v)
+	for _, info := range infos {
 		if info.Seeds > b.opts.MaxSeeds {
 			break
 		}
 		values, err := b.s.loadLayer(b.v, info)
 		if err != nil {
-			return fmt.Errorf("resuming: %w", err)
+			damage = err
+			break
 		}
 		b.lower = append(b.lower, values)
 	}
-	return nil
+	var dmg *DamageError
+	if damage == nil || !errors.As(damage, &dmg) || !b.opts.Repair {
+		return 0, damage
+	}
+	before, err := storedLayers(b.s.vdir)
+	if err != nil {
+		return 0, err
+	}
+	if err := b.s.dropFrom(dmg.Seeds); err != nil {
+		return 0, fmt.Errorf("repairing %s: %w", b.s.dir, err)
+	}
+	after, err := storedLayers(b.s.vdir)
+	return len(before) - len(after), err
 }
 
 // layer solves, stores and keeps layer n.

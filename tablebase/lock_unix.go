@@ -5,35 +5,22 @@ package tablebase
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"syscall"
 )
 
-// lockName is our own lock file, beside Badger's. Taking it first, without
-// blocking, turns every conflict into ErrInUse before Badger is touched.
-const lockName = "mancala.lock"
-
-// dirLock is an advisory flock(2) on DIR/mancala.lock: exclusive for a
-// builder, shared for probers, verify and stats. The kernel drops it when
-// the process dies, so a killed build never leaves a stale lock.
+// dirLock is an advisory flock(2) on a variant's build.lock, held
+// exclusively by its build. The kernel drops it when the process dies, so
+// a killed build never leaves a stale lock. Readers take no lock.
 type dirLock struct{ f *os.File }
 
-// lockDir takes the lock without waiting; a conflicting holder gives
+// lockFile takes the lock without waiting; a conflicting holder gives
 // ErrInUse.
-func lockDir(dir string, exclusive bool) (*dirLock, error) {
-	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil && !exclusive {
-		// A read-only directory: fall back to Badger's own lock.
-		return &dirLock{}, nil
-	}
+func lockFile(path string) (*dirLock, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
 		return nil, err
 	}
-	how := syscall.LOCK_SH
-	if exclusive {
-		how = syscall.LOCK_EX
-	}
-	if err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB); err != nil {
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, ErrInUse
@@ -51,24 +38,6 @@ func (l *dirLock) release() error {
 	return l.f.Close()
 }
 
-// upgrade makes a shared lock exclusive, or fails with ErrInUse when
-// another process holds it too.
-func (l *dirLock) upgrade() error { return l.set(syscall.LOCK_EX) }
-
-// downgrade makes an exclusive lock shared again.
-func (l *dirLock) downgrade() error { return l.set(syscall.LOCK_SH) }
-
-func (l *dirLock) set(how int) error {
-	if l.f == nil {
-		return nil
-	}
-	err := syscall.Flock(int(l.f.Fd()), how|syscall.LOCK_NB)
-	if errors.Is(err, syscall.EWOULDBLOCK) {
-		return ErrInUse
-	}
-	return err
-}
-
 // allocated returns the bytes a file occupies on disk: its allocated
 // 512-byte blocks, which for Badger's sparse, preallocated logs is far
 // less than their apparent size.
@@ -77,4 +46,14 @@ func allocated(info os.FileInfo) int64 {
 		return int64(st.Blocks) * 512
 	}
 	return info.Size()
+}
+
+// diskFree returns the bytes an unprivileged process may still write on
+// dir's file system.
+func diskFree(dir string) (int64, error) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return 0, err
+	}
+	return int64(st.Bavail) * int64(st.Bsize), nil
 }

@@ -1,7 +1,6 @@
 package tablebase
 
 import (
-	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -18,10 +17,15 @@ const DefaultCacheBytes = 1 << 30
 // reads and decodes one block (64 KiB of values) from Badger, and
 // concurrent misses of the same block may both decode it, harmlessly.
 //
-// A Prober holds the directory shared: other probers, verify and stats may
-// open it too, but a build fails with ErrInUse while it is open, and
-// OpenProber fails with ErrInUse while a build runs (Badger's read-only
-// mode with our own non-blocking lock in front: never a wait).
+// A Prober reads complete layers only, each its own Badger database
+// opened read-only on first use: any number of probers, verify and stats
+// run side by side and while a build adds layers above (which a prober
+// opened earlier does not see).
+//
+// A layer whose files no longer match their recorded checksums, or a block
+// that fails to decode, makes the probes that need it return ok=false;
+// Err returns the first such error and Warnings every distinct one, for
+// callers to report (a search goes on without those positions).
 type Prober struct {
 	s        *store
 	v        *position.Variant
@@ -34,6 +38,9 @@ type Prober struct {
 	cached int64      // bytes of cached blocks
 	limit  int64
 	err    atomic.Pointer[error]
+
+	warnMu   sync.Mutex
+	warnings []string
 }
 
 // proberLayer is one layer's metadata and its cache slots, one a block.
@@ -46,20 +53,18 @@ type blockRef struct{ layer, block int }
 
 // OpenProber opens the tablebase at dir for v's positions. It serves the
 // layers 0..MaxSeeds() that are complete there (MaxSeeds is -1 when there
-// are none). Errors: ErrNoTablebase (wrapped) when dir holds no database,
-// ErrInUse (wrapped, naming dir) while a build holds it, and layers
-// stored by another format.
+// are none). Errors: ErrNoTablebase (wrapped) when dir is missing or
+// empty; a *DamageError (wrapping ErrDamaged) when the metadata of a
+// stored layer is inconsistent, a file is missing or resized, or a layer
+// is missing below stored ones; an error for a directory that is not a
+// tablebase of this format.
 func OpenProber(dir string, v *position.Variant) (*Prober, error) {
 	s, infos, err := openReading(dir, v)
 	if err != nil {
 		return nil, err
 	}
 	pr := &Prober{s: s, v: v, ix: NewIndex(v.Pits), limit: DefaultCacheBytes}
-	for _, info := range complete(infos) {
-		if info.BlockSize != BlockSize {
-			s.close()
-			return nil, fmt.Errorf("tablebase %s: layer %d has blocks of %d positions, this program reads %d", dir, info.Seeds, info.BlockSize, BlockSize)
-		}
+	for _, info := range infos {
 		pr.layers = append(pr.layers, proberLayer{info: info, blocks: make([]atomic.Pointer[[]int8], info.Blocks)})
 	}
 	pr.maxSeeds = len(pr.layers) - 1
@@ -108,6 +113,7 @@ func (pr *Prober) load(n, b int) *[]int8 {
 	blk := make([]int8, min(int64(b+1)*BlockSize, info.Positions)-int64(b)*BlockSize)
 	if err := pr.s.getBlock(pr.v, n, b, blk); err != nil {
 		pr.err.CompareAndSwap(nil, &err)
+		pr.warn(err.Error())
 		return nil
 	}
 	slot := &pr.layers[n].blocks[b]
@@ -152,6 +158,28 @@ func (pr *Prober) Err() error {
 	return nil
 }
 
-// Close releases the database and its lock. Probes after Close are not
+// warn records a distinct warning.
+func (pr *Prober) warn(msg string) {
+	pr.warnMu.Lock()
+	defer pr.warnMu.Unlock()
+	for _, w := range pr.warnings {
+		if w == msg {
+			return
+		}
+	}
+	pr.warnings = append(pr.warnings, msg)
+}
+
+// Warnings returns each distinct error met while reading blocks, one line
+// each, in the order met: a damaged layer (its files changed since the
+// build) or a block that fails its zstd checksum. Probes of the positions
+// concerned returned ok=false; nil when every read succeeded.
+func (pr *Prober) Warnings() []string {
+	pr.warnMu.Lock()
+	defer pr.warnMu.Unlock()
+	return append([]string(nil), pr.warnings...)
+}
+
+// Close releases the layers' databases. Probes after Close are not
 // allowed.
 func (pr *Prober) Close() error { return pr.s.close() }

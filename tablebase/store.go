@@ -8,8 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -27,32 +27,27 @@ const BlockSize = 1 << 16
 
 // ToolVersion names the builder in each layer's metadata; bump it when the
 // stored format changes.
-const ToolVersion = "mancala-tablebase/1"
+const ToolVersion = "mancala-tablebase/2"
 
-// ErrInUse is returned (wrapped, with the directory) when another process
-// holds the tablebase: a build excludes everyone else; probers, verify and
-// stats exclude only a build.
+// ErrInUse is returned (wrapped, with the directory) when another build
+// of the same variant holds the tablebase. Readers never conflict: they
+// read complete layers only, which no build writes.
 var ErrInUse = errors.New("in use by another process")
 
-// ErrNoTablebase is returned (wrapped) by OpenProber when the directory
-// holds no database at all.
+// ErrNoTablebase is returned (wrapped) by OpenProber, Stats and Verify when
+// the directory is missing or empty.
 var ErrNoTablebase = errors.New("no tablebase")
 
-// Key layout. One Badger database holds every variant; all integers are
-// big-endian, so keys sort by family, variant, rules version, layer and
-// block, and one prefix scan finds a variant's layers:
+// Key layout. Each layer is its own Badger database (see layout.go); its
+// keys still name the variant, rules version and layer, so a block can
+// never be read as another layer's. All integers are big-endian:
 //
-//	meta:  'M' | variant ID (1 byte) | rules version (2) | seeds (1)
-//	       -> JSON LayerInfo; written last, so present only for a complete layer
 //	block: 'B' | variant ID (1 byte) | rules version (2) | seeds (1) | block (4)
 //	       -> zstd frame (with its checksum) of up to BlockSize int8 values
 //
-// The rules version is position.RulesVersion: after a rule change, keys
-// differ, so layers built under other rules are simply absent.
-const (
-	familyMeta  byte = 'M'
-	familyBlock byte = 'B'
-)
+// A layer's metadata (LayerInfo) and the sizes and checksums of its
+// database files are in layer.json beside them.
+const familyBlock byte = 'B'
 
 // variantPrefix is the key prefix of one variant's keys of a family.
 func variantPrefix(family byte, v *position.Variant) []byte {
@@ -62,11 +57,6 @@ func variantPrefix(family byte, v *position.Variant) []byte {
 	return k
 }
 
-// metaKey is the key of layer n's metadata.
-func metaKey(v *position.Variant, n int) []byte {
-	return append(variantPrefix(familyMeta, v), byte(n))
-}
-
 // blockKey is the key of block b of layer n.
 func blockKey(v *position.Variant, n int, b int) []byte {
 	k := append(variantPrefix(familyBlock, v), byte(n), 0, 0, 0, 0)
@@ -74,7 +64,7 @@ func blockKey(v *position.Variant, n int, b int) []byte {
 	return k
 }
 
-// LayerInfo is a layer's metadata, stored as JSON under its meta key.
+// LayerInfo is a layer's metadata, stored as JSON in its layer.json.
 type LayerInfo struct {
 	Variant      string    `json:"variant"`
 	RulesVersion int       `json:"rules_version"`
@@ -91,13 +81,21 @@ type LayerInfo struct {
 	ToolVersion  string    `json:"tool_version"`
 }
 
-// store is an open tablebase directory.
+// store is one variant's part of an open tablebase directory: its complete
+// layers, each a Badger database opened read-only on first use, and for a
+// build the variant's lock.
 type store struct {
 	dir  string
-	db   *badger.DB
-	lock *dirLock
+	vdir string
+	v    *position.Variant
+	lock *dirLock // the build lock; nil for readers
 	enc  *zstd.Encoder
 	dec  *zstd.Decoder
+
+	mu   sync.Mutex
+	recs []layerRecord      // the complete layers' records, by seed count
+	dbs  map[int]*badger.DB // layers opened so far
+	bad  map[int]error      // layers found damaged by the deep check
 }
 
 // badgerOptions are the settings for our few, large values: blocks are
@@ -118,41 +116,77 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 		WithDetectConflicts(false)
 }
 
-// openStore opens dir: writable (creating it, exclusive lock) for a build,
-// else read-only (shared lock), failing with ErrNoTablebase when dir holds
-// no database. A conflicting process gives ErrInUse at once, never a wait.
-func openStore(dir string, writable bool) (*store, error) {
+// openStore opens v's part of the tablebase at dir. A build (writable)
+// makes dir a tablebase if it is missing or empty, refuses any other
+// non-empty directory, takes the variant's build lock (ErrInUse at once
+// when another build has it, never a wait) and deletes what a killed build
+// left half-written. A reader needs a tablebase (ErrNoTablebase) and takes
+// no lock. Either way the layers' metadata is read and checked; damage
+// below is returned as a *DamageError beside the store, whose complete
+// layers are those under the damage.
+func openStore(dir string, v *position.Variant, writable bool) (*store, error) {
 	if dir == "" {
 		return nil, errors.New("no tablebase directory: give --tb, or set XDG_DATA_HOME or HOME")
 	}
+	s := &store{dir: dir, vdir: variantDir(dir, v), v: v, dbs: map[int]*badger.DB{}, bad: map[int]error{}}
 	if writable {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := s.lockForBuild(); err != nil {
 			return nil, err
 		}
-	} else if _, err := os.Stat(filepath.Join(dir, badger.ManifestFilename)); err != nil {
-		return nil, fmt.Errorf("%w in %s (build one with `mancala build`)", ErrNoTablebase, dir)
-	}
-	lock, err := lockDir(dir, writable)
-	if errors.Is(err, ErrInUse) {
-		return nil, fmt.Errorf("tablebase %s is %w (a build holds it, or this is a build and something reads it)", dir, err)
-	}
-	if err != nil {
+	} else if err := checkMarker(dir); err != nil {
 		return nil, err
 	}
-	db, err := openBadger(dir, writable, lock)
-	if err != nil {
-		lock.release()
-		return nil, fmt.Errorf("tablebase %s: %w", dir, err)
-	}
-	s := &store{dir: dir, db: db, lock: lock}
 	s.enc, _ = zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEncoderLevel(zstd.SpeedBetterCompression))
 	s.dec, _ = zstd.NewReader(nil)
 	return s, nil
 }
 
-// openReading opens dir shared, for reading, with v's layer metadata.
+// lockForBuild prepares dir and v's directory for a build and takes the
+// build lock.
+func (s *store) lockForBuild() error {
+	if err := ensureMarker(s.dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(s.vdir, 0o777); err != nil {
+		return err
+	}
+	lock, err := lockFile(filepath.Join(s.vdir, buildLock))
+	if errors.Is(err, ErrInUse) {
+		return fmt.Errorf("tablebase %s is %w (another build of %s holds it)", s.dir, err, s.v.Name)
+	}
+	if err != nil {
+		return err
+	}
+	s.lock = lock
+	if err := removeLeftovers(s.vdir); err != nil {
+		lock.release()
+		return err
+	}
+	return nil
+}
+
+// removeLeftovers deletes the staging and dropped layer directories a
+// killed build or repair left.
+func removeLeftovers(vdir string) error {
+	entries, err := os.ReadDir(vdir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), stagePrefix) || strings.HasPrefix(e.Name(), dropPrefix) {
+			if err := os.RemoveAll(filepath.Join(vdir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// openReading opens dir for reading v's layers, with their metadata. A
+// damaged directory is an error (a *DamageError) here: readers serve
+// nothing from a tablebase whose layers they cannot all account for.
 func openReading(dir string, v *position.Variant) (*store, []LayerInfo, error) {
-	s, err := openStore(dir, false)
+	s, err := openStore(dir, v, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -164,57 +198,37 @@ func openReading(dir string, v *position.Variant) (*store, []LayerInfo, error) {
 	return s, infos, nil
 }
 
-// openBadger opens the database. A read-only open after a crashed build
-// finds an untruncated write-ahead log, which only a writable open can
-// replay: if our lock can be made exclusive (nobody else has it open), do
-// that recovery once, then open read-only.
-func openBadger(dir string, writable bool, lock *dirLock) (*badger.DB, error) {
-	db, err := badger.Open(badgerOptions(dir, !writable))
-	// Badger wraps ErrTruncateNeeded by message only, losing errors.Is.
-	if writable || err == nil || !strings.Contains(err.Error(), badger.ErrTruncateNeeded.Error()) {
-		return db, err
-	}
-	if err := lock.upgrade(); err != nil {
-		return nil, fmt.Errorf("its last build was interrupted and it needs a recovery that another reader prevents: %w", err)
-	}
-	if rw, err := badger.Open(badgerOptions(dir, false)); err != nil {
-		return nil, err
-	} else if err := rw.Close(); err != nil {
-		return nil, err
-	}
-	if err := lock.downgrade(); err != nil {
-		return nil, err
-	}
-	return badger.Open(badgerOptions(dir, true))
-}
-
-// close closes the database and drops the lock.
+// close closes the layers' databases and drops the lock.
 func (s *store) close() error {
 	s.enc.Close()
 	s.dec.Close()
-	err := s.db.Close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var err error
+	for n, db := range s.dbs {
+		if cerr := s.guard(n, "closing", db.Close); err == nil {
+			err = cerr
+		}
+	}
+	s.dbs = nil
 	if lerr := s.lock.release(); err == nil {
 		err = lerr
 	}
 	return err
 }
 
-// layers returns the metadata of v's stored layers, by seed count.
+// layers reads and checks the metadata of v's stored layers (see
+// readLayers) and returns it by seed count: the complete layers, or the
+// ones under the first damage with a *DamageError.
 func (s *store) layers(v *position.Variant) ([]LayerInfo, error) {
-	var infos []LayerInfo
-	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: variantPrefix(familyMeta, v)})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			var info LayerInfo
-			if err := it.Item().Value(func(b []byte) error { return json.Unmarshal(b, &info) }); err != nil {
-				return fmt.Errorf("layer metadata %x: %w", it.Item().Key(), err)
-			}
-			infos = append(infos, info)
-		}
-		return nil
-	})
-	sort.Slice(infos, func(i, j int) bool { return infos[i].Seeds < infos[j].Seeds })
+	recs, err := readLayers(s.dir, v)
+	s.mu.Lock()
+	s.recs = recs
+	s.mu.Unlock()
+	infos := make([]LayerInfo, len(recs))
+	for i, r := range recs {
+		infos[i] = r.LayerInfo
+	}
 	return infos, err
 }
 
@@ -229,27 +243,120 @@ func complete(infos []LayerInfo) []LayerInfo {
 	return infos
 }
 
+// damage returns a *DamageError for layer n of the store's variant.
+func (s *store) damage(n int, detail string) error {
+	return &DamageError{Dir: s.dir, Variant: s.v.Name, Seeds: n, Top: max(n, s.topLayer()), Detail: detail}
+}
+
+// topLayer returns the highest layer stored, or -1.
+func (s *store) topLayer() int {
+	if seeds, _ := storedLayers(s.vdir); len(seeds) > 0 {
+		return seeds[len(seeds)-1]
+	}
+	return -1
+}
+
+// guard runs f, turning a panic inside Badger into an error: damage when
+// reading a complete layer, a write failure otherwise.
+func (s *store) guard(n int, what string, f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg := clipText(strings.ReplaceAll(fmt.Sprint(r), "\n", " "), 100)
+			if what == "writing" {
+				err = fmt.Errorf("layer %d: writing failed inside Badger: %s", n, msg)
+			} else {
+				err = s.damage(n, what+": "+msg)
+			}
+		}
+	}()
+	return f()
+}
+
+// layerDB returns layer n's database, opening it read-only on first use
+// after re-hashing its files (the deep check), so that Badger never parses
+// a damaged file.
+func (s *store) layerDB(n int) (*badger.DB, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if db := s.dbs[n]; db != nil {
+		return db, nil
+	}
+	if err := s.bad[n]; err != nil {
+		return nil, err
+	}
+	if n >= len(s.recs) {
+		return nil, fmt.Errorf("layer %d is not stored", n)
+	}
+	ldir := filepath.Join(s.vdir, layerName(n))
+	if detail := checkFiles(ldir, s.recs[n]); detail != "" {
+		s.bad[n] = s.damage(n, detail)
+		return nil, s.bad[n]
+	}
+	var db *badger.DB
+	err := s.guard(n, "opening", func() (err error) {
+		db, err = badger.Open(badgerOptions(ldir, true))
+		return err
+	})
+	var dmg *DamageError
+	if err != nil && !errors.As(err, &dmg) && !errors.Is(err, fs.ErrPermission) {
+		err = s.damage(n, "opening: "+clipText(strings.ReplaceAll(err.Error(), "\n", " "), 100))
+	}
+	if err != nil {
+		s.bad[n] = err
+		return nil, err
+	}
+	s.dbs[n] = db
+	return db, nil
+}
+
 // encodeBlock compresses one block of values.
 func (s *store) encodeBlock(values []int8) []byte {
 	return s.enc.EncodeAll(int8Bytes(values), make([]byte, 0, len(values)/4))
 }
 
 // putLayer stores a finished layer: its blocks (given already encoded, in
-// order), synced, then its metadata, synced. Until the metadata lands the
-// layer does not exist for any reader, so a crash anywhere leaves at worst
-// orphan blocks that the next build of the layer overwrites.
+// order) into a new Badger database in a staging directory, closed
+// cleanly, then layer.json with the files' sizes and checksums, synced,
+// then one rename makes it layer-NN. Until the rename the layer does not
+// exist for any reader, so a crash anywhere leaves at worst a staging
+// directory that the next build deletes. Too little free space for the
+// layer is an error wrapping syscall.ENOSPC before anything is written.
 func (s *store) putLayer(v *position.Variant, info LayerInfo, blocks [][]byte) error {
-	wb := s.db.NewWriteBatch()
-	defer wb.Cancel()
-	for b, data := range blocks {
-		if err := wb.Set(blockKey(v, info.Seeds, b), data); err != nil {
-			return err
-		}
-	}
-	if err := wb.Flush(); err != nil {
+	if err := s.checkSpace(info.StoredBytes); err != nil {
 		return err
 	}
-	if err := s.db.Sync(); err != nil {
+	stage := filepath.Join(s.vdir, fmt.Sprintf("%s%02d", stagePrefix, info.Seeds))
+	if err := os.RemoveAll(stage); err != nil {
+		return err
+	}
+	if err := os.Mkdir(stage, 0o777); err != nil {
+		return err
+	}
+	if err := s.writeStage(stage, v, info, blocks); err != nil {
+		os.RemoveAll(stage)
+		return err
+	}
+	if err := os.Rename(stage, filepath.Join(s.vdir, layerName(info.Seeds))); err != nil {
+		os.RemoveAll(stage)
+		return err
+	}
+	return syncDir(s.vdir)
+}
+
+// writeStage writes a layer's database and layer.json into stage.
+func (s *store) writeStage(stage string, v *position.Variant, info LayerInfo, blocks [][]byte) error {
+	err := s.guard(info.Seeds, "writing", func() error {
+		db, err := badger.Open(badgerOptions(stage, false))
+		if err != nil {
+			return err
+		}
+		err = writeBlocks(db, v, info.Seeds, blocks)
+		if cerr := db.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
+	if err != nil {
 		return err
 	}
 	if beforeMeta != nil {
@@ -257,14 +364,50 @@ func (s *store) putLayer(v *position.Variant, info LayerInfo, blocks [][]byte) e
 			return err
 		}
 	}
-	meta, err := json.Marshal(info)
+	mode, err := umaskMode(stage)
 	if err != nil {
 		return err
 	}
-	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(metaKey(v, info.Seeds), meta) }); err != nil {
+	files, err := sumFiles(stage, mode)
+	if err != nil {
 		return err
 	}
-	return s.db.Sync()
+	if err := syncFiles(stage, files); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(layerRecord{LayerInfo: info, Files: files}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileSynced(filepath.Join(stage, layerFile), append(data, '\n'))
+}
+
+// writeBlocks writes a layer's encoded blocks into db.
+func writeBlocks(db *badger.DB, v *position.Variant, n int, blocks [][]byte) error {
+	wb := db.NewWriteBatch()
+	defer wb.Cancel()
+	for b, data := range blocks {
+		if err := wb.Set(blockKey(v, n, b), data); err != nil {
+			return err
+		}
+	}
+	return wb.Flush()
+}
+
+// syncFiles fsyncs the files of a layer directory.
+func syncFiles(dir string, files []fileSum) error {
+	for _, f := range files {
+		fh, err := os.Open(filepath.Join(dir, f.Name))
+		if err != nil {
+			return err
+		}
+		err = fh.Sync()
+		fh.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // beforeMeta, when set (by tests), runs between a layer's blocks and its
@@ -274,23 +417,30 @@ var beforeMeta func(seeds int) error
 // getBlock reads and decodes block b of layer n into dst, whose length is
 // the block's number of values.
 func (s *store) getBlock(v *position.Variant, n, b int, dst []int8) error {
-	return s.db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(blockKey(v, n, b))
-		if err != nil {
-			return fmt.Errorf("layer %d block %d: %w", n, b, err)
-		}
-		return item.Value(func(data []byte) error { return s.decodeBlock(n, b, data, dst) })
+	db, err := s.layerDB(n)
+	if err != nil {
+		return err
+	}
+	return s.guard(n, "reading", func() error {
+		return db.View(func(txn *badger.Txn) error {
+			item, err := txn.Get(blockKey(v, n, b))
+			if err != nil {
+				return s.damage(n, fmt.Sprintf("block %d: %v", b, err))
+			}
+			return item.Value(func(data []byte) error { return s.decodeBlock(n, b, data, dst) })
+		})
 	})
 }
 
-// decodeBlock decompresses one stored block into dst, checking its size.
+// decodeBlock decompresses one stored block into dst, checking its size;
+// a block that fails is damage.
 func (s *store) decodeBlock(n, b int, data []byte, dst []int8) error {
 	out, err := s.dec.DecodeAll(data, int8Bytes(dst)[:0])
 	if err != nil {
-		return fmt.Errorf("layer %d block %d: %w", n, b, err)
+		return s.damage(n, fmt.Sprintf("block %d: %v", b, err))
 	}
 	if len(out) != len(dst) {
-		return fmt.Errorf("layer %d block %d: %d values, want %d", n, b, len(out), len(dst))
+		return s.damage(n, fmt.Sprintf("block %d: %d values, want %d", b, len(out), len(dst)))
 	}
 	if &out[0] != &int8Bytes(dst)[0] {
 		copy(int8Bytes(dst), out)
@@ -303,24 +453,17 @@ func (s *store) decodeBlock(n, b int, data []byte, dst []int8) error {
 func (s *store) loadLayer(v *position.Variant, info LayerInfo) ([]int8, error) {
 	values := make([]int8, info.Positions)
 	hugePages(values)
-	err := s.db.View(func(txn *badger.Txn) error {
-		for b := 0; b < info.Blocks; b++ {
-			item, err := txn.Get(blockKey(v, info.Seeds, b))
-			if err != nil {
-				return fmt.Errorf("layer %d block %d: %w", info.Seeds, b, err)
-			}
-			dst := values[b*BlockSize : min(int64((b+1)*BlockSize), info.Positions)]
-			if err := item.Value(func(data []byte) error { return s.decodeBlock(info.Seeds, b, data, dst) }); err != nil {
-				return err
-			}
+	for b := 0; b < info.Blocks; b++ {
+		dst := values[b*BlockSize : min(int64((b+1)*BlockSize), info.Positions)]
+		if err := s.getBlock(v, info.Seeds, b, dst); err != nil {
+			return nil, err
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	if sum := xxhash.Sum64(int8Bytes(values)); sum != info.Checksum {
-		return values, &ChecksumError{Seeds: info.Seeds, Got: sum, Want: info.Checksum}
+		cause := &ChecksumError{Seeds: info.Seeds, Got: sum, Want: info.Checksum}
+		dmg := s.damage(info.Seeds, fmt.Sprintf("its values have checksum %016x, its build recorded %016x", sum, info.Checksum)).(*DamageError)
+		dmg.Cause = cause
+		return values, dmg
 	}
 	return values, nil
 }
@@ -351,9 +494,9 @@ func DefaultDir() string {
 	return filepath.Join(home, ".local", "share", "mancala")
 }
 
-// DiskBytes returns the bytes that the files under dir occupy on disk
+// dirBytes returns the bytes that the files under dir occupy on disk
 // (allocated blocks where the system reports them, else file sizes).
-func DiskBytes(dir string) (int64, error) {
+func dirBytes(dir string) (int64, error) {
 	var total int64
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

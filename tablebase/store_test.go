@@ -3,10 +3,12 @@ package tablebase
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,9 +31,6 @@ func lookup(t testing.TB, name string) *position.Variant {
 // TestKeys pins the key layout documented in store.go.
 func TestKeys(t *testing.T) {
 	v := lookup(t, "akon") // ID 3
-	if got, want := fmt.Sprintf("%x", metaKey(v, 14)), "4d0300010e"; got != want {
-		t.Errorf("meta key %s, want %s", got, want)
-	}
 	if got, want := fmt.Sprintf("%x", blockKey(v, 14, 258)), "420300010e00000102"; got != want {
 		t.Errorf("block key %s, want %s", got, want)
 	}
@@ -58,11 +57,10 @@ func TestVerifyFreshBuild(t *testing.T) {
 // values, re-encoded (so only the values are wrong, not the encoding).
 func rewriteBlock(t *testing.T, dir string, v *position.Variant, n, b int, edit func([]int8)) {
 	t.Helper()
-	s, err := openStore(dir, true)
+	s, err := openStore(dir, v, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.close()
 	infos, _ := s.layers(v)
 	values, err := s.loadLayer(v, infos[n])
 	if err != nil {
@@ -71,7 +69,36 @@ func rewriteBlock(t *testing.T, dir string, v *position.Variant, n, b int, edit 
 	blk := values[b*BlockSize : min((b+1)*BlockSize, len(values))]
 	edit(blk)
 	data := s.encodeBlock(blk)
-	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(blockKey(v, n, b), data) }); err != nil {
+	s.close()
+	setBlock(t, dir, v, n, b, data)
+}
+
+// setBlock stores data as block b of layer n and records the layer's new
+// files as its build would (a build that wrote wrong bytes, which only
+// the value checksum and verify's re-derivation can tell).
+func setBlock(t *testing.T, dir string, v *position.Variant, n, b int, data []byte) {
+	t.Helper()
+	ldir := filepath.Join(variantDir(dir, v), layerName(n))
+	db, err := badger.Open(badgerOptions(ldir, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(txn *badger.Txn) error { return txn.Set(blockKey(v, n, b), data) })
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, detail := readRecord(ldir)
+	if detail != "" && !strings.Contains(detail, "bytes") {
+		t.Fatal(detail)
+	}
+	if rec.Files, err = sumFiles(ldir, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(rec)
+	if err := os.WriteFile(filepath.Join(ldir, layerFile), out, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -104,17 +131,9 @@ func TestVerifyCorruptedBlock(t *testing.T) {
 func TestVerifyUndecodableBlock(t *testing.T) {
 	v := lookup(t, "akon")
 	dir := build(t, v, 5, MethodAuto)
-	s, err := openStore(dir, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = s.db.Update(func(txn *badger.Txn) error { return txn.Set(blockKey(v, 4, 0), []byte("not zstd")) })
-	s.close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	setBlock(t, dir, v, 4, 0, []byte("not zstd"))
 	checks, err := Verify(context.Background(), dir, v, VerifyOptions{})
-	if !errors.Is(err, ErrInconsistent) || !strings.Contains(err.Error(), "layer 4 block 0") {
+	if !errors.Is(err, ErrInconsistent) || !strings.Contains(err.Error(), "layer 4: block 0") {
 		t.Fatalf("Verify error %v, want one naming layer 4 block 0", err)
 	}
 	if checks[4].Unreadable == "" {
@@ -172,8 +191,9 @@ func TestResumeAfterCancel(t *testing.T) {
 	}
 }
 
-// TestSecondOpen: a build excludes probers and other builds; probers
-// exclude builds; the error says so at once.
+// TestSecondOpen: a build excludes other builds of its variant, at once,
+// and nothing else: readers of complete layers work during a build (and
+// builds of other variants run beside it).
 func TestSecondOpen(t *testing.T) {
 	v := lookup(t, "awari")
 	dir := build(t, v, 4, MethodAuto)
@@ -183,34 +203,44 @@ func TestSecondOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr2, err := OpenProber(dir, v) // readers share
-	if err != nil {
-		t.Fatalf("second prober: %v", err)
-	}
-	pr2.Close()
-	_, err = Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 5})
-	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), inUse) {
+	if _, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 5}); err != nil {
 		t.Errorf("build while a prober is open: %v", err)
+	}
+	if got, ok := pr.Probe(position.Position{}); !ok || got != 0 {
+		t.Errorf("probe of the empty board after a build beside it: %d %v", got, ok)
 	}
 	pr.Close()
 
 	var once sync.Once
 	var during []error
+	var duringMax int
 	_, err = Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 6, Progress: func(int, int64, int64) {
 		once.Do(func() {
-			_, e1 := OpenProber(dir, v)
-			_, e2 := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 6})
-			_, e3 := Stats(dir, v)
-			during = []error{e1, e2, e3}
+			pr, e1 := OpenProber(dir, v)
+			if e1 == nil {
+				duringMax = pr.MaxSeeds()
+				pr.Close()
+			}
+			_, e2 := Stats(dir, v)
+			_, e3 := Verify(context.Background(), dir, v, VerifyOptions{})
+			_, e4 := Build(context.Background(), dir, lookup(t, "oware"), BuildOptions{MaxSeeds: 3})
+			_, e5 := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 6})
+			during = []error{e1, e2, e3, e4, e5}
 		})
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, e := range during {
-		if !errors.Is(e, ErrInUse) || !strings.Contains(e.Error(), inUse) {
-			t.Errorf("open %d during a build: %v", i, e)
+	for i, e := range during[:4] {
+		if e != nil {
+			t.Errorf("reader or other variant's build %d during a build: %v", i, e)
 		}
+	}
+	if duringMax != 5 {
+		t.Errorf("a prober during the build of layer 6 serves up to %d, want 5", duringMax)
+	}
+	if e := during[4]; !errors.Is(e, ErrInUse) || !strings.Contains(e.Error(), inUse) {
+		t.Errorf("second build of the same variant: %v", e)
 	}
 }
 

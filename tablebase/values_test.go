@@ -26,7 +26,7 @@ func build(t testing.TB, v *position.Variant, maxSeeds int, method Method) strin
 // checksums returns the stored per-layer checksums of v in dir.
 func checksums(t *testing.T, dir string, v *position.Variant) []uint64 {
 	t.Helper()
-	s, err := openStore(dir, false)
+	s, err := openStore(dir, v, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,20 +34,23 @@ type VerifyOptions struct {
 // ErrInconsistent is wrapped by Verify's error when a check failed.
 var ErrInconsistent = errors.New("tablebase is inconsistent")
 
-// Verify re-checks every stored layer of v in dir, holding it shared: its
-// checksum, and each position's value against its moves (rules.md 6):
+// Verify re-checks every stored layer of v in dir: its files against the
+// sizes and checksums its build recorded, its values' checksum, and each position's value against its moves (rules.md 6):
 // with no moves, value == TerminalValue; else value == max over moves of
 // captured - value(child). It returns one LayerCheck a layer, and an error
 // wrapping ErrInconsistent that names the first failing layer and
-// position when any check fails. The equations hold for the true values
-// but also for some wrong ones inside cycles; the tests compare the
-// values themselves with independent references.
+// position when any check fails, or a *DamageError (ErrDamaged) for
+// damaged files or metadata, which says how to repair them; the layers
+// above a damaged one are not checked. The equations hold for the true
+// values but also for some wrong ones inside cycles; the tests compare
+// the values themselves with independent references.
 func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOptions) ([]LayerCheck, error) {
-	s, infos, err := openReading(dir, v)
+	s, err := openStore(dir, v, false)
 	if err != nil {
 		return nil, err
 	}
 	defer s.close()
+	infos, damage := s.layers(v)
 	opts.Threads = withDefaults(BuildOptions{Threads: opts.Threads}).Threads
 	ix := NewIndex(v.Pits)
 	var checks []LayerCheck
@@ -61,11 +64,23 @@ func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOpt
 		checks = append(checks, check)
 		if !check.OK() && first == nil {
 			first = fmt.Errorf("%w: %s layer %d: %s", ErrInconsistent, v.Name, n, describe(check))
+			if !check.ChecksumOK || check.Unreadable != "" {
+				// The stored bytes changed since the build: damage, which a repair fixes.
+				first = &DamageError{Dir: dir, Variant: v.Name, Seeds: n, Top: s.topLayer(), Detail: describe(check), Cause: first}
+			}
+		}
+		if check.Unreadable != "" {
+			break // the layers above depend on this one's values: nothing to check them against
 		}
 		lower = append(lower, values)
 	}
-	if len(complete(infos)) < len(infos) && first == nil {
-		first = fmt.Errorf("%w: %s layer %d is stored but layer %d is missing", ErrInconsistent, v.Name, infos[len(infos)-1].Seeds, len(complete(infos)))
+	var dmg *DamageError
+	if errors.As(damage, &dmg) && len(checks) == len(infos) {
+		// The metadata of layer dmg.Seeds is damaged: nothing above it is served.
+		checks = append(checks, LayerCheck{Seeds: dmg.Seeds, Positions: ix.Size(dmg.Seeds), Unreadable: dmg.Detail})
+	}
+	if first == nil && damage != nil {
+		first = damage
 	}
 	return checks, first
 }
@@ -92,9 +107,13 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 	}
 	values, err := s.loadLayer(v, info)
 	var sumErr *ChecksumError
+	var dmg *DamageError
 	switch {
 	case errors.As(err, &sumErr):
 		check.ChecksumOK = false
+	case errors.As(err, &dmg):
+		check.Unreadable = dmg.Detail
+		return check, make([]int8, size)
 	case err != nil:
 		check.Unreadable = err.Error()
 		return check, make([]int8, size)

@@ -1,0 +1,355 @@
+package tablebase
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cespare/xxhash/v2"
+
+	"mancala/position"
+)
+
+// Directory layout (see doc.go, "Storage"):
+//
+//	DIR/mancala-tablebase.json          marker: {"format": ToolVersion}
+//	DIR/<variant>.r<rules>/build.lock   held (flock) by the variant's build
+//	DIR/<variant>.r<rules>/layer-NN/    a complete layer: a cleanly closed
+//	                                    Badger database plus layer.json
+//	DIR/<variant>.r<rules>/staging-NN/  the layer being written (a build
+//	                                    deletes leftovers when it starts)
+const (
+	markerName   = "mancala-tablebase.json"
+	layerFile    = "layer.json"
+	layerPrefix  = "layer-"
+	stagePrefix  = "staging-"
+	dropPrefix   = "dropped-"
+	buildLock    = "build.lock"
+	legacyMarker = "MANIFEST" // a format-1 tablebase: one Badger database in DIR itself
+)
+
+// variantDir is the directory of v's layers under the current rules.
+func variantDir(dir string, v *position.Variant) string {
+	return filepath.Join(dir, fmt.Sprintf("%s.r%d", v.Name, position.RulesVersion))
+}
+
+func layerName(n int) string { return fmt.Sprintf("%s%02d", layerPrefix, n) }
+
+// fileSum is the size and xxHash64 of one file of a layer's database, as
+// the build left it.
+type fileSum struct {
+	Name   string `json:"name"`
+	Size   int64  `json:"size"`
+	XXHash uint64 `json:"xxhash64"`
+}
+
+// layerRecord is the content of a layer's layer.json: its metadata and the
+// files of its database.
+type layerRecord struct {
+	LayerInfo
+	Files []fileSum `json:"files"`
+}
+
+// DamageError reports a tablebase whose stored files or metadata differ
+// from what its build recorded (truncated, edited, flipped bytes, a layer
+// missing below stored ones). Errors.Is(err, ErrDamaged) holds.
+type DamageError struct {
+	Dir     string
+	Variant string
+	Seeds   int    // the first damaged layer
+	Top     int    // the highest layer stored, for the repair command
+	Detail  string // what was found, one line
+	Cause   error  // the underlying error, if any (a *ChecksumError, say)
+}
+
+// ErrDamaged is wrapped by every DamageError.
+var ErrDamaged = errors.New("tablebase is damaged")
+
+func (e *DamageError) Error() string {
+	return fmt.Sprintf("tablebase %s is damaged (%s layer %d: %s); rebuild the damaged layers with `mancala build %s --max-seeds %d --tb %s --repair`",
+		e.Dir, e.Variant, e.Seeds, e.Detail, e.Variant, max(e.Top, e.Seeds), e.Dir)
+}
+
+func (e *DamageError) Is(target error) bool { return target == ErrDamaged }
+func (e *DamageError) Unwrap() error        { return e.Cause }
+
+// checkMarker tells what dir is: nil for a tablebase, ErrNoTablebase
+// (wrapped) for a missing or empty directory, or an error for a format-1
+// tablebase or a non-empty directory that is not a tablebase.
+func checkMarker(dir string) error {
+	data, err := os.ReadFile(filepath.Join(dir, markerName))
+	if err == nil {
+		var m struct{ Format string }
+		if json.Unmarshal(data, &m) != nil || m.Format != ToolVersion {
+			return fmt.Errorf("tablebase %s has format %q, this program reads %q: move it away and build again", dir, clipText(strings.TrimSpace(string(data)), 60), ToolVersion)
+		}
+		return nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("tablebase %s: %w", dir, err)
+	}
+	entries, err := os.ReadDir(dir)
+	switch {
+	case err != nil && errors.Is(err, os.ErrNotExist), err == nil && len(entries) == 0:
+		return fmt.Errorf("%w in %s", ErrNoTablebase, dir)
+	case err != nil:
+		return fmt.Errorf("tablebase %s: %w", dir, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, legacyMarker)); err == nil {
+		return fmt.Errorf("%s holds a tablebase of an older format (one Badger database): move it away and build again", dir)
+	}
+	return fmt.Errorf("%s is not empty and is not a tablebase (no %s): give an empty or new directory", dir, markerName)
+}
+
+// clipText cuts s to about n characters, marking the cut.
+func clipText(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// ensureMarker makes dir a tablebase directory, refusing a non-empty
+// directory that is not one.
+func ensureMarker(dir string) error {
+	err := checkMarker(dir)
+	if err == nil || !errors.Is(err, ErrNoTablebase) {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	data, _ := json.Marshal(struct {
+		Format string `json:"format"`
+	}{ToolVersion})
+	return writeFileSynced(filepath.Join(dir, markerName), append(data, '\n'))
+}
+
+// writeFileSynced writes a new file atomically (temporary file, sync,
+// rename, sync of the directory), with the umask's permissions.
+func writeFileSynced(path string, data []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if serr := f.Sync(); err == nil {
+		err = serr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// syncDir makes a directory's entries (a rename, a removal) durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// storedLayers lists the seed counts of the layer directories under vdir,
+// ascending.
+func storedLayers(vdir string) ([]int, error) {
+	entries, err := os.ReadDir(vdir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var seeds []int
+	for _, e := range entries {
+		if n, ok := strings.CutPrefix(e.Name(), layerPrefix); ok && e.IsDir() {
+			if k, err := strconv.Atoi(n); err == nil {
+				seeds = append(seeds, k)
+			}
+		}
+	}
+	sort.Ints(seeds)
+	return seeds, nil
+}
+
+// readLayers reads and checks the metadata of every stored layer of v (the
+// cheap checks: no file is read beyond layer.json and the sizes). It
+// returns the layers 0..k-1 below the first damage, and the damage, if any,
+// as a *DamageError: a gap below a stored layer, unreadable or
+// inconsistent metadata, a missing or resized file.
+func readLayers(dir string, v *position.Variant) ([]layerRecord, error) {
+	vdir := variantDir(dir, v)
+	seeds, err := storedLayers(vdir)
+	if err != nil {
+		return nil, fmt.Errorf("tablebase %s: %w", dir, err)
+	}
+	top := -1
+	if len(seeds) > 0 {
+		top = seeds[len(seeds)-1]
+	}
+	damage := func(n int, format string, args ...any) error {
+		return &DamageError{Dir: dir, Variant: v.Name, Seeds: n, Top: top, Detail: fmt.Sprintf(format, args...)}
+	}
+	ix := NewIndex(v.Pits)
+	var recs []layerRecord
+	for i, n := range seeds {
+		if n != i {
+			return recs, damage(i, "layer %d is missing below stored layer %d", i, n)
+		}
+		rec, detail := readRecord(filepath.Join(vdir, layerName(n)))
+		if detail == "" {
+			detail = checkRecord(rec, v, n, ix.Size(n))
+		}
+		if detail != "" {
+			return recs, damage(n, "%s", detail)
+		}
+		recs = append(recs, rec)
+	}
+	return recs, nil
+}
+
+// readRecord reads a layer directory's layer.json and checks its files'
+// sizes, returning what is wrong ("" when nothing).
+func readRecord(ldir string) (layerRecord, string) {
+	var rec layerRecord
+	data, err := os.ReadFile(filepath.Join(ldir, layerFile))
+	if err != nil {
+		return rec, fmt.Sprintf("its %s cannot be read: %v", layerFile, err)
+	}
+	var present struct {
+		Checksum *uint64 `json:"xxhash64"`
+	}
+	if err := json.Unmarshal(data, &rec); err != nil || json.Unmarshal(data, &present) != nil {
+		return rec, fmt.Sprintf("its %s is not valid metadata", layerFile)
+	}
+	if present.Checksum == nil {
+		return rec, "its metadata has no checksum"
+	}
+	if len(rec.Files) == 0 {
+		return rec, "its metadata lists no files"
+	}
+	for _, f := range rec.Files {
+		st, err := os.Stat(filepath.Join(ldir, f.Name))
+		if err != nil || filepath.Base(f.Name) != f.Name {
+			return rec, fmt.Sprintf("file %s is missing", clipText(f.Name, 40))
+		}
+		if st.Size() != f.Size {
+			return rec, fmt.Sprintf("file %s has %d bytes, its build wrote %d", f.Name, st.Size(), f.Size)
+		}
+	}
+	return rec, ""
+}
+
+// checkRecord checks a layer's metadata against what layer n of v must
+// be: positions, block size and count, variant, rules, format.
+func checkRecord(rec layerRecord, v *position.Variant, n int, size int64) string {
+	switch {
+	case rec.Variant != v.Name || rec.RulesVersion != int(position.RulesVersion) || rec.Seeds != n:
+		return fmt.Sprintf("its metadata names %s rules %d layer %d", clipText(rec.Variant, 20), rec.RulesVersion, rec.Seeds)
+	case rec.ToolVersion != ToolVersion:
+		return fmt.Sprintf("its metadata has format %q, want %q", clipText(rec.ToolVersion, 30), ToolVersion)
+	case rec.Positions != size:
+		return fmt.Sprintf("its metadata says %d positions, the layer has %d", rec.Positions, size)
+	case rec.BlockSize != BlockSize:
+		return fmt.Sprintf("its metadata says blocks of %d positions, this program uses %d", rec.BlockSize, BlockSize)
+	case int64(rec.Blocks) != (size+BlockSize-1)/BlockSize:
+		return fmt.Sprintf("its metadata says %d blocks, the layer has %d", rec.Blocks, (size+BlockSize-1)/BlockSize)
+	}
+	return ""
+}
+
+// checkFiles re-hashes a layer's files against its record (the deep check,
+// run before Badger opens the layer, so that Badger never parses a damaged
+// file: its parsers panic on some).
+func checkFiles(ldir string, rec layerRecord) string {
+	for _, f := range rec.Files {
+		sum, size, err := hashFile(filepath.Join(ldir, f.Name))
+		switch {
+		case err != nil:
+			return fmt.Sprintf("file %s cannot be read: %v", f.Name, err)
+		case size != f.Size:
+			return fmt.Sprintf("file %s has %d bytes, its build wrote %d", f.Name, size, f.Size)
+		case sum != f.XXHash:
+			return fmt.Sprintf("file %s has changed since its build (checksum %016x, recorded %016x)", f.Name, sum, f.XXHash)
+		}
+	}
+	return ""
+}
+
+// hashFile returns a file's xxHash64 and size.
+func hashFile(path string) (uint64, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	h := xxhash.New()
+	n, err := io.Copy(h, f)
+	return h.Sum64(), n, err
+}
+
+// sumFiles records every regular file of a finished layer directory and
+// gives each the permissions of layer.json's kind (the umask's, where
+// Badger creates some files owner-only).
+func sumFiles(ldir string, mode os.FileMode) ([]fileSum, error) {
+	entries, err := os.ReadDir(ldir)
+	if err != nil {
+		return nil, err
+	}
+	var sums []fileSum
+	for _, e := range entries {
+		if !e.Type().IsRegular() || e.Name() == layerFile {
+			continue
+		}
+		path := filepath.Join(ldir, e.Name())
+		if err := os.Chmod(path, mode); err != nil {
+			return nil, err
+		}
+		sum, size, err := hashFile(path)
+		if err != nil {
+			return nil, err
+		}
+		sums = append(sums, fileSum{Name: e.Name(), Size: size, XXHash: sum})
+	}
+	return sums, nil
+}
+
+// umaskMode returns the permissions a new file gets under the process's
+// umask (0644 under the usual 022): a probe file is created and removed.
+func umaskMode(dir string) (os.FileMode, error) {
+	f, err := os.CreateTemp(dir, ".mode-*")
+	if err != nil {
+		return 0, err
+	}
+	name := f.Name()
+	f.Close()
+	defer os.Remove(name)
+	// CreateTemp uses 0600; a file opened with 0666 shows the umask.
+	os.Remove(name)
+	g, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o666)
+	if err != nil {
+		return 0, err
+	}
+	defer g.Close()
+	st, err := g.Stat()
+	if err != nil {
+		return 0, err
+	}
+	return st.Mode().Perm(), nil
+}
