@@ -15,7 +15,7 @@ import (
 // spaceMargin is the free space kept beyond a layer's estimate: Badger's
 // manifest, key registry and discard files and the file system's own
 // blocks.
-const spaceMargin = 8 << 20
+const spaceMargin = 4 << 20
 
 // freeSpace reports the bytes that may still be written under a directory;
 // tests replace it to simulate a full disk.
