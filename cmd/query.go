@@ -117,6 +117,9 @@ func buildHint(v *position.Variant, seeds int, flag, pos string) string {
 	if flag != "" {
 		tb = " --tb " + flag
 	}
+	if tablebase.NewIndex(v.Pits).Size(seeds) >= tablebase.MaxLayerPositions {
+		return fmt.Sprintf("more seeds than a tablebase can hold; search instead with `mancala solve %s`", pos)
+	}
 	return fmt.Sprintf("build it with `mancala build %s --max-seeds %d%s`, or search instead with `mancala solve %s`", v.Name, seeds, tb, pos)
 }
 

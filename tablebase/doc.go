@@ -7,8 +7,9 @@
 //     Index), and a cursor that walks a layer in rank order without
 //     unranking.
 //   - retro.go, build.go: the retrograde build, layer by layer.
-//   - store.go: storage in Badger, blocks of packed values, one metadata key
-//     a layer (the key layout is above the key builders).
+//   - store.go, layout.go, repair.go: storage in Badger, one database a
+//     layer, blocks of packed values, metadata and file checksums in
+//     layer.json, damage checks and repair (see Storage and Damage).
 //   - probe.go: Prober, the solver.Tablebase the search probes.
 //
 // Verify and Stats re-read a stored database; cmd/build.go, query.go,
@@ -68,17 +69,64 @@
 //
 // A layer's values are int8 in rank order, cut into blocks of BlockSize
 // (65536), each a zstd frame with its own checksum, one Badger key a
-// block, plus one metadata key a layer (positions, xxHash64 of the
-// values, build time, tool version). The metadata is written last, after
-// the blocks are synced, and synced itself: a layer exists only when it is
-// complete, so a build killed at any point resumes from its last complete
-// layer. Keys carry position.RulesVersion, so layers built under other
-// rules are simply absent.
+// block (the key layout is in store.go). Each layer is its own Badger
+// database, in its own directory (layout.go):
+//
+//	DIR/mancala-tablebase.json        marks DIR as a tablebase, with the format
+//	DIR/awari.r1/layer-07/            awari's layer 7 under rules version 1
+//	DIR/awari.r1/layer-07/layer.json  its LayerInfo (positions, block size and
+//	                                  count, xxHash64 of the values, build
+//	                                  time, format) and the size and xxHash64
+//	                                  of every file of its database
+//	DIR/awari.r1/staging-08/          the layer being written
+//	DIR/awari.r1/build.lock           held (flock) by awari's build
+//
+// A build writes layer n into staging-n, closes that database cleanly,
+// records its files in layer.json, syncs them all, and renames staging-n
+// to layer-n. A complete layer is thus a cleanly closed database that is
+// never opened for writing again, and a layer exists only once complete:
+// a build killed at any point (kill -9, power) resumes from its last
+// complete layer, deleting the staging directory it left. Rules versions
+// are separate directories, so layers built under other rules are simply
+// absent. Files get the permissions of the umask (Badger makes some
+// owner-only; the build widens them to the umask's), and a build refuses
+// a non-empty directory that is not a tablebase.
+//
+// # Damage
+//
+// Every reader checks each layer's metadata when it opens the tablebase:
+// the fields against what layer n of the variant must be (positions,
+// block size and count, checksum present, variant, rules, format), every
+// recorded file present at its recorded size (which catches truncation at
+// any length), and no layer missing below a stored one. Before Badger
+// opens a layer, its files are re-hashed against layer.json, so Badger
+// never parses a damaged file (its parsers panic on some, in goroutines
+// a caller cannot recover); a panic inside Badger on the caller's
+// goroutine is recovered all the same. A mismatch is a *DamageError,
+// "tablebase DIR is damaged (awari layer 8: detail); rebuild the damaged
+// layers with `mancala build awari --max-seeds N --tb DIR --repair`":
+// damaged layers never look like layers not built. Build's Repair option
+// drops the first damaged layer and every layer above it (highest first,
+// so a crash part-way leaves no gap) of that variant and rules version
+// only, and builds them again; every other variant is untouched. A
+// Prober meets file damage lazily, when a probe first needs the layer:
+// the probe returns ok=false and Prober.Warnings lists the damage.
+//
+// Before writing a layer, the build checks the free space of the file
+// system (statfs) against three times the layer's compressed size plus
+// a margin, since Badger's memory-mapped files turn a full disk into a
+// SIGBUS rather than an error; too little is an error wrapping
+// syscall.ENOSPC, and nothing stored changes.
 //
 // # Concurrency
 //
-// A build holds the directory exclusively; probers, Verify and Stats hold
-// it shared (a non-blocking flock on DIR/mancala.lock, then Badger in
-// read-write or read-only mode). A conflict is an immediate error wrapping
-// ErrInUse ("tablebase DIR is in use by another process"), never a wait.
+// Readers (probers, Verify, Stats) take no lock of ours: they open
+// complete layers read-only, which Badger allows to any number of
+// processes, on read-only media too, and which no build ever writes. So
+// they run while a build adds layers above (a reader sees the layers that
+// were complete when it opened), and after a crashed build, which left
+// nothing to recover in any complete layer. A build holds its variant's
+// build.lock exclusively: a second build of that variant fails at once
+// with an error wrapping ErrInUse ("tablebase DIR is in use by another
+// process"); builds of different variants may run side by side.
 package tablebase

@@ -353,3 +353,7 @@ func umaskMode(dir string) (os.FileMode, error) {
 	}
 	return st.Mode().Perm(), nil
 }
+
+// MaxLayerPositions bounds the positions of one layer that Build indexes
+// (ranks are 32-bit); a layer this large cannot be built.
+const MaxLayerPositions = 1 << 32
