@@ -73,9 +73,13 @@ type BuildStats struct {
 // Build computes v's layers 0..opts.MaxSeeds into the tablebase at dir,
 // creating it if needed. Layers already complete there are loaded, not
 // rebuilt, so a build interrupted by ctx, an error or a crash resumes
-// from its last complete layer. It holds dir exclusively: a second
-// process gets an error wrapping ErrInUse. A MemBytes too small for a
-// layer's values is an error naming the layer and the bytes it needs.
+// from its last complete layer. It holds v's layers exclusively: a second
+// build of v gets an error wrapping ErrInUse; readers are never blocked.
+// A MemBytes too small for a layer's values is an error naming the layer
+// and the bytes it needs. A damaged stored layer is an error wrapping
+// ErrDamaged unless opts.Repair; too little disk space for a layer is an
+// error wrapping syscall.ENOSPC, before the layer is written. A non-empty
+// dir that is not a tablebase is refused.
 func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptions) (BuildStats, error) {
 	began := time.Now()
 	stats := BuildStats{Variant: v.Name, MaxSeeds: -1}

@@ -1,3 +1,5 @@
+//go:build unix
+
 package tablebase
 
 import (
@@ -551,4 +553,19 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(fixture.dir)
 	}
 	os.Exit(code)
+}
+
+// TestDiskBytesOneVariant: a variant's disk figure counts its own layers
+// only (issue 9 item 16: bytes/position divided the whole directory).
+func TestDiskBytesOneVariant(t *testing.T) {
+	dir := cleanCopy(t)
+	awari, err := DiskBytes(dir, lookup(t, "awari"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	oware, _ := DiskBytes(dir, lookup(t, "oware"))
+	all, _ := dirBytes(dir)
+	if awari <= 0 || oware <= 0 || awari+oware > all || awari >= all {
+		t.Errorf("awari %d + oware %d bytes, directory %d", awari, oware, all)
+	}
 }
