@@ -104,7 +104,8 @@ func printVerify(out io.Writer, res verifyResult) {
 			fmt.Fprint(out, " checksum mismatch;")
 		}
 		if c.Unreadable != "" {
-			fmt.Fprintf(out, " unreadable: %s;", c.Unreadable)
+			fmt.Fprintf(out, " damaged: %s (the layers above are not checked)\n", c.Unreadable)
+			continue
 		}
 		fmt.Fprintf(out, " %d positions disagree with their moves\n", c.Mismatches)
 		for _, e := range c.Examples {

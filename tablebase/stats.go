@@ -25,8 +25,8 @@ type LayerStats struct {
 	Seconds     float64      `json:"seconds"` // build time
 }
 
-// Stats reads every complete layer of v in dir (holding it shared) and
-// counts its values. A layer that fails its checksum is an error.
+// Stats reads every complete layer of v in dir and counts its values. A
+// damaged layer (files, metadata or values' checksum) is a *DamageError.
 func Stats(dir string, v *position.Variant) ([]LayerStats, error) {
 	s, infos, err := openReading(dir, v)
 	if err != nil {
