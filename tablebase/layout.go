@@ -331,23 +331,17 @@ func sumFiles(ldir string, mode os.FileMode) ([]fileSum, error) {
 }
 
 // umaskMode returns the permissions a new file gets under the process's
-// umask (0644 under the usual 022): a probe file is created and removed.
+// umask (0644 under the usual 022), from a probe file created in dir (a
+// staging directory, which only its build writes) and removed.
 func umaskMode(dir string) (os.FileMode, error) {
-	f, err := os.CreateTemp(dir, ".mode-*")
+	name := filepath.Join(dir, ".mode-probe")
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o666)
 	if err != nil {
 		return 0, err
 	}
-	name := f.Name()
-	f.Close()
 	defer os.Remove(name)
-	// CreateTemp uses 0600; a file opened with 0666 shows the umask.
-	os.Remove(name)
-	g, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o666)
-	if err != nil {
-		return 0, err
-	}
-	defer g.Close()
-	st, err := g.Stat()
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil {
 		return 0, err
 	}
