@@ -1,9 +1,15 @@
 package cmd
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"mancala/position"
 )
 
 // commands lists every subcommand's constructor, in help order.
@@ -36,15 +42,47 @@ Values are score differences in seeds from the side to move.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.CompletionOptions.HiddenDefaultCmd = true
+	root.Version = version()
+	root.SetVersionTemplate("mancala {{.Version}}\n")
 	for _, newCmd := range commands {
 		root.AddCommand(newCmd())
 	}
+	addCompletion(root)
 	return root
 }
 
 // Execute runs the command line and returns the error to report, if any.
-func Execute() error { return NewRootCmd().Execute() }
+// SIGINT and SIGTERM follow one rule in every command (see signals.go).
+func Execute() error {
+	root := NewRootCmd()
+	var running runningCommand
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) { running.c.Store(c) }
+	ctx, stop := signalContext(context.Background(), os.Stderr, running.get)
+	defer stop()
+	err := root.ExecuteContext(ctx)
+	if in := interruption(ctx); in != nil {
+		return interruptedError(in, err)
+	}
+	return err
+}
+
+// version is the module version (a tag, "(devel)" in a work tree, with the
+// VCS revision when the binary was built from one) and the rules version
+// that tablebase keys carry.
+func version() string {
+	v := "(devel)"
+	if info, ok := debug.ReadBuildInfo(); ok {
+		if info.Main.Version != "" {
+			v = info.Main.Version
+		}
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " " + s.Value[:12]
+			}
+		}
+	}
+	return fmt.Sprintf("%s, rules version %d", v, position.RulesVersion)
+}
 
 // ExitError carries a specific exit code with its error.
 type ExitError struct {
