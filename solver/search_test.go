@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"mancala/internal/testsize"
 	"mancala/position"
 )
 
@@ -94,10 +95,8 @@ func plainCases(v *position.Variant, seed uint64, want, maxSeeds, budget int) []
 // plain minimax value for the position and for every move, and the best
 // moves are those worth the value.
 func TestExactMatchesPlainMinimax(t *testing.T) {
-	want, budget := 10, 60_000
-	if testing.Short() {
-		want, budget = 5, 20_000
-	}
+	want := testsize.Pick(5, 5, 10)                 // positions a variant
+	budget := testsize.Pick(20_000, 30_000, 60_000) // plain minimax nodes a position
 	for _, v := range position.Variants() {
 		t.Run(v.Name, func(t *testing.T) {
 			cases := plainCases(v, 1, want, 10, budget)
