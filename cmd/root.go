@@ -38,7 +38,11 @@ Positions are written VARIANT[:ROW1/ROW2[:SIDE[:CAP1-CAP2]]], e.g.
   awari                                  the start position
   akon:2,18,3,0,1,0,2/0,1,1,1,5,0,2:1    a position, player 1 to move
 Each row lists a player's pits in that player's sowing order, pit 1 first.
-Values are score differences in seeds from the side to move.`,
+Values are score differences in seeds from the side to move.
+
+The rules: docs/rules.md; positions, moves, JSON and exit statuses:
+docs/notation.md (in the source repository). Ctrl-C or SIGTERM stops any
+command, printing what was done so far, with exit status 130 or 143.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
