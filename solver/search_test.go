@@ -115,7 +115,7 @@ func TestExactMatchesPlainMinimax(t *testing.T) {
 // against the first wherever both run.
 func TestValueIterationMatchesPlainMinimax(t *testing.T) {
 	for _, v := range position.Variants() {
-		for _, c := range plainCases(v, 2, 5, 10, 30_000) {
+		for _, c := range plainCases(v, 2, testsize.Pick(3, 3, 5), 10, 30_000) {
 			g, ok := reachable(v, c.p, 200_000)
 			if !ok {
 				continue
