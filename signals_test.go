@@ -115,7 +115,7 @@ func TestBenchInterruptKeepsFigures(t *testing.T) {
 	if strings.Contains(p.stdout.String(), "make-move") {
 		t.Errorf("the figure cut short is printed:\n%s", p.stdout.String())
 	}
-	if !strings.Contains(stderr, "mancala: interrupted: 1 figures measured") {
+	if !strings.Contains(stderr, "mancala: interrupted: 1 figure measured, printed above") {
 		t.Errorf("stderr does not say it was interrupted:\n%s", stderr)
 	}
 }

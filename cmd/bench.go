@@ -112,7 +112,7 @@ func runBench(ctx context.Context, out, errOut io.Writer, groups []string, opts 
 		return perr
 	}
 	if err != nil {
-		return fmt.Errorf("interrupted: %d figures measured, printed above", len(report.Figures))
+		return fmt.Errorf("interrupted: %s measured, printed above", plural(len(report.Figures), "figure"))
 	}
 	return nil
 }
