@@ -59,11 +59,15 @@ command, printing what was done so far, with exit status 130 or 143.`,
 // SIGINT and SIGTERM follow one rule in every command (see signals.go).
 func Execute() error {
 	root := NewRootCmd()
-	var running runningCommand
-	root.PersistentPreRun = func(c *cobra.Command, _ []string) { running.c.Store(c) }
-	ctx, stop := signalContext(context.Background(), os.Stderr, running.get)
+	// The command the arguments name (nil if none), found as cobra will
+	// find it, without running hooks that a command might override.
+	running, _, err := root.Find(os.Args[1:])
+	if err != nil || running == root {
+		running = nil
+	}
+	ctx, stop := signalContext(context.Background(), os.Stderr, running)
 	defer stop()
-	err := root.ExecuteContext(ctx)
+	err = root.ExecuteContext(ctx)
 	if in := interruption(ctx); in != nil {
 		return interruptedError(in, err)
 	}

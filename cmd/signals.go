@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -66,11 +65,10 @@ func stopsCleanly(c *cobra.Command) *cobra.Command {
 }
 
 // signalContext returns a context that SIGINT and SIGTERM cancel with an
-// *Interrupted cause, and the function that stops listening. running
-// gives the command being run (nil before one is chosen); when it does not
-// stop cleanly, the first signal ends the process at once, with a line on
-// errOut.
-func signalContext(parent context.Context, errOut io.Writer, running func() *cobra.Command) (context.Context, func()) {
+// *Interrupted cause, and the function that stops listening. running is
+// the command being run (nil for none); unless it stops cleanly, the first
+// signal ends the process at once, with a line on errOut.
+func signalContext(parent context.Context, errOut io.Writer, running *cobra.Command) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
@@ -80,7 +78,7 @@ func signalContext(parent context.Context, errOut io.Writer, running func() *cob
 		case s := <-ch:
 			in := &Interrupted{Signal: s.(syscall.Signal)}
 			cancel(in)
-			if c := running(); c == nil || c.Annotations[stopsCleanlyKey] == "" {
+			if running == nil || running.Annotations[stopsCleanlyKey] == "" {
 				exitNow(errOut, in)
 			}
 			select {
@@ -116,8 +114,3 @@ func interruptedError(in *Interrupted, err error) error {
 	}
 	return &ExitError{Code: in.ExitCode(), Err: err}
 }
-
-// runningCommand records the command cobra chose, for signalContext.
-type runningCommand struct{ c atomic.Pointer[cobra.Command] }
-
-func (r *runningCommand) get() *cobra.Command { return r.c.Load() }
