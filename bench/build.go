@@ -26,19 +26,25 @@ func Build(ctx context.Context, variants []*position.Variant, opts Options) ([]F
 	for _, v := range variants {
 		seeds := BuildSeeds[v.Name]
 		var signature uint64
+		measured := false
 		for _, threads := range threadCounts(opts.Threads) {
 			f := Figure{Group: "build", Name: "tablebase to " + itoa(seeds) + " seeds", Variant: v.Name,
 				Threads: threads, Unit: "positions/s"}
 			var err error
-			f = repeat(ctx, f, opts, func() float64 {
+			f, ok := repeat(ctx, f, opts, func() float64 {
 				var r float64
 				r, signature, err = buildOnce(ctx, v, seeds, threads)
 				return r
 			})
+			if ok {
+				figures, measured = append(figures, f), true
+			}
 			if err != nil {
 				return figures, signatures, err
 			}
-			figures = append(figures, f)
+		}
+		if !measured {
+			continue
 		}
 		signatures = append(signatures, Signature{Group: "build", Name: "layer checksums to " + itoa(seeds) + " seeds",
 			Variant: v.Name, Value: signature})

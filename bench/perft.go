@@ -24,11 +24,14 @@ func Perft(ctx context.Context, variants []*position.Variant, opts Options) ([]F
 		depth := PerftDepth[v.Name]
 		var nodes uint64
 		f := Figure{Group: "perft", Name: "perft depth " + itoa(depth), Variant: v.Name, Threads: 1, Unit: "nodes/s"}
-		f = repeat(ctx, f, opts, func() float64 {
+		f, ok := repeat(ctx, f, opts, func() float64 {
 			start := time.Now()
 			nodes = v.Perft(v.Start(), depth)
 			return float64(nodes) / time.Since(start).Seconds()
 		})
+		if !ok {
+			continue
+		}
 		figures = append(figures, f)
 		signatures = append(signatures, Signature{Group: "perft", Name: "nodes at depth " + itoa(depth), Variant: v.Name, Value: nodes})
 	}

@@ -65,32 +65,36 @@ func Solve(ctx context.Context, variants []*position.Variant, opts Options) ([]F
 	var signatures []Signature
 	for _, v := range variants {
 		mid, end := sectionOf(suite, v, "midgame"), sectionOf(suite, v, "endgame")
-		var byThreads [2][2]Figure
+		var byThreads [2][2]Figure // zero where not measured
 		for t, threads := range threadCounts(opts.Threads) {
 			var nodes uint64
 			f := Figure{Group: "solve", Name: fmt.Sprintf("midgames to depth %d", SolveDepth), Variant: v.Name,
 				Threads: threads, Unit: "nodes/s"}
-			byThreads[t][0] = repeat(ctx, f, opts, func() float64 {
+			if f, ok := repeat(ctx, f, opts, func() float64 {
 				var secs float64
 				nodes, secs, err = searchAll(ctx, v, mid, threads, SolveDepth)
 				return float64(nodes) / secs
-			})
-			if threads == 1 {
-				signatures = append(signatures, Signature{Group: "solve", Variant: v.Name,
-					Name: fmt.Sprintf("nodes of the midgames to depth %d, 1 thread", SolveDepth), Value: nodes})
+			}); ok {
+				byThreads[t][0], figures = f, append(figures, f)
+				if threads == 1 {
+					signatures = append(signatures, Signature{Group: "solve", Variant: v.Name,
+						Name: fmt.Sprintf("nodes of the midgames to depth %d, 1 thread", SolveDepth), Value: nodes})
+				}
 			}
 			f = Figure{Group: "solve", Name: "endgames to exact", Variant: v.Name, Threads: threads, Unit: "s/position"}
-			byThreads[t][1] = repeat(ctx, f, opts, func() float64 {
+			if f, ok := repeat(ctx, f, opts, func() float64 {
 				var secs float64
 				_, secs, err = searchAll(ctx, v, end, threads, 0)
 				return secs / float64(max(len(end), 1))
-			})
+			}); ok {
+				byThreads[t][1], figures = f, append(figures, f)
+			}
 			if err != nil {
 				return figures, ratios, signatures, err
 			}
-			figures = append(figures, byThreads[t][0], byThreads[t][1])
 		}
-		if opts.Threads > 1 && byThreads[0][0].Median > 0 && byThreads[1][1].Median > 0 {
+		if opts.Threads > 1 && byThreads[0][0].Median > 0 && byThreads[1][0].Median > 0 &&
+			byThreads[0][1].Median > 0 && byThreads[1][1].Median > 0 {
 			ratios = append(ratios,
 				Ratio{Group: "solve", Name: "nodes/s speedup, all threads / 1", Variant: v.Name,
 					Value: byThreads[1][0].Median / byThreads[0][0].Median},

@@ -46,14 +46,17 @@ func Sow(ctx context.Context, variants []*position.Variant, opts Options) ([]Fig
 		}{{"make-move packed", packed}, {"make-move reference", ref}} {
 			for _, threads := range threadCounts(opts.Threads) {
 				f := Figure{Group: "sow", Name: engine.name, Variant: v.Name, Threads: threads, Unit: "moves/s"}
-				f = repeat(ctx, f, opts, func() float64 { return rate(ctx, threads, opts.runDuration(), engine.work) })
+				f, ok := repeat(ctx, f, opts, func() float64 { return rate(ctx, threads, opts.runDuration(), engine.work) })
+				if !ok {
+					continue
+				}
 				figures = append(figures, f)
 				if threads == 1 {
 					one[e] = f
 				}
 			}
 		}
-		if one[1].Median > 0 {
+		if one[0].Median > 0 && one[1].Median > 0 {
 			ratios = append(ratios, Ratio{Group: "sow", Name: "packed / reference, 1 thread", Variant: v.Name,
 				Value: one[0].Median / one[1].Median})
 		}

@@ -15,9 +15,10 @@ type Options struct {
 	Seconds float64
 	// Runs is the number of timed runs a figure's median is taken over.
 	Runs int
-	// Measured, when not nil, is called with each figure once measured,
-	// so that a caller can show progress.
-	Measured func(Figure)
+	// Starting, when not nil, is called before each figure is measured
+	// (its Median, Min and Max still 0), and Measured with each figure
+	// once measured, so that a caller can show progress.
+	Starting, Measured func(Figure)
 }
 
 func (o Options) runDuration() time.Duration {
@@ -50,18 +51,30 @@ func rate(ctx context.Context, threads int, d time.Duration, work func(i int) in
 	return float64(total.Load()) / time.Since(start).Seconds()
 }
 
-// repeat measures a rate opts.Runs times and summarises it.
-func repeat(ctx context.Context, f Figure, opts Options, measure func() float64) Figure {
+// repeat measures a rate opts.Runs times and summarises the runs that
+// finished. A run that ctx stopped is dropped, and so is the figure (ok
+// false) when no run finished: a cut run's rate is not a measurement.
+func repeat(ctx context.Context, f Figure, opts Options, measure func() float64) (_ Figure, ok bool) {
+	if ctx.Err() != nil {
+		return f, false
+	}
+	if opts.Starting != nil {
+		opts.Starting(f)
+	}
 	rates := make([]float64, 0, opts.Runs)
-	for r := 0; r < max(opts.Runs, 1) && ctx.Err() == nil; r++ {
-		rates = append(rates, measure())
+	for r := 0; r < max(opts.Runs, 1); r++ {
+		x := measure()
+		if ctx.Err() != nil {
+			break
+		}
+		rates = append(rates, x)
 	}
 	if len(rates) == 0 {
-		rates = append(rates, 0)
+		return f, false
 	}
 	f = summarise(f, rates)
 	if opts.Measured != nil {
 		opts.Measured(f)
 	}
-	return f
+	return f, true
 }

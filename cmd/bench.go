@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime"
 	"slices"
 	"strconv"
@@ -29,7 +27,7 @@ type benchOptions struct {
 
 func newBenchCmd() *cobra.Command {
 	opts := &benchOptions{}
-	c := &cobra.Command{
+	c := stopsCleanly(&cobra.Command{
 		Use:   "bench [sow|perft|solve|build]...",
 		Short: "Measure make-move, perft, search and tablebase-building speed",
 		Long: `bench measures the engine. Each figure is the median of --runs timed runs
@@ -46,8 +44,13 @@ func newBenchCmd() *cobra.Command {
   build  positions per second of a small tablebase build (in a temporary
          directory), one thread and all threads
 
-With no group named, every group runs. Output is a table, or with --json one
-document with the machine and every figure with its unit.`,
+With no group named, every group runs: a few minutes with the defaults
+(--seconds 0.5 --runs 1 for a quick look; each build and endgame figure takes
+as long as its work needs). Output is a table, or with --json one document
+with the machine and every figure with its unit. Progress goes to stderr: a
+line as each figure starts and ends, or a bar on a terminal. Ctrl-C (or
+SIGTERM) stops at once, prints the figures measured so far, removes the
+temporary tablebase of "build", and exits with 130 (143).`,
 		Example: `  mancala bench --seconds 1
   mancala bench sow --variant awari --json`,
 		ValidArgs: bench.Groups,
@@ -60,9 +63,9 @@ document with the machine and every figure with its unit.`,
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
-			return runBench(c.Context(), c.OutOrStdout(), args, opts)
+			return runBench(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args, opts)
 		},
-	}
+	})
 	c.Flags().StringVar(&opts.variant, "variant", "", "only this variant (default: all)")
 	c.Flags().IntVar(&opts.threads, "threads", runtime.NumCPU(), "threads of the multi-threaded figures")
 	c.Flags().Float64Var(&opts.seconds, "seconds", 2, "time budget of each figure, in seconds")
@@ -71,12 +74,16 @@ document with the machine and every figure with its unit.`,
 	return c
 }
 
-func runBench(ctx context.Context, out io.Writer, groups []string, opts *benchOptions) error {
+// minSeconds and maxSeconds bound --seconds: below 10 ms a figure is
+// noise, above a day a typo (and NaN or Inf never a budget).
+const minSeconds, maxSeconds = 0.01, 86400.0
+
+func runBench(ctx context.Context, out, errOut io.Writer, groups []string, opts *benchOptions) error {
 	switch {
 	case checkThreads(opts.threads) != nil:
 		return checkThreads(opts.threads)
-	case opts.seconds <= 0:
-		return fmt.Errorf("--seconds %g: want more than 0", opts.seconds)
+	case !(opts.seconds >= minSeconds && opts.seconds <= maxSeconds): // also NaN
+		return fmt.Errorf("--seconds %g: want %g to %g", opts.seconds, minSeconds, maxSeconds)
 	case opts.runs < 1:
 		return fmt.Errorf("--runs %d: want 1 or more", opts.runs)
 	}
@@ -88,29 +95,55 @@ func runBench(ctx context.Context, out io.Writer, groups []string, opts *benchOp
 		}
 		variants = []*position.Variant{v}
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
 	bopts := bench.Options{Threads: opts.threads, Seconds: opts.seconds, Runs: opts.runs}
-	if stderr := os.Stderr; isTerminal(stderr) {
-		bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("measuring"), progressbar.OptionClearOnFinish())
-		defer bar.Finish()
-		bopts.Measured = func(f bench.Figure) {
-			bar.Describe(fmt.Sprintf("measured %s %s %s, %d thread(s)", f.Group, f.Variant, f.Name, f.Threads))
-			bar.Add(1)
-		}
-	}
+	stopProgress := benchProgress(errOut, &bopts)
 	report, err := bench.Run(ctx, groups, variants, bopts)
-	if err != nil {
+	stopProgress()
+	if err != nil && interruption(ctx) == nil {
 		return err
 	}
+	// Interrupted or not, the figures measured are printed; Execute then
+	// gives an interruption its exit code.
 	if opts.json {
-		return writeJSON(out, report)
+		if jerr := writeJSON(out, report); jerr != nil {
+			return jerr
+		}
+	} else if perr := printBench(out, report); perr != nil {
+		return perr
 	}
-	return printBench(out, report)
+	if err != nil {
+		return fmt.Errorf("interrupted: %s measured, printed above", plural(len(report.Figures), "figure"))
+	}
+	return nil
+}
+
+// benchProgress shows on errOut what bench measures: a bar on a terminal,
+// else a line as each figure starts and one as it is measured. It returns
+// the function that ends the display.
+func benchProgress(errOut io.Writer, bopts *bench.Options) func() {
+	name := func(f bench.Figure) string {
+		return strings.TrimSpace(fmt.Sprintf("%s %s %s, %s", f.Group, f.Variant, f.Name, plural(f.Threads, "thread")))
+	}
+	if isTerminal(errOut) {
+		bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(errOut),
+			progressbar.OptionSetDescription("measuring"), progressbar.OptionClearOnFinish())
+		bopts.Starting = func(f bench.Figure) { bar.Describe("measuring " + name(f)) }
+		bopts.Measured = func(bench.Figure) { bar.Add(1) }
+		return func() { bar.Finish() }
+	}
+	bopts.Starting = func(f bench.Figure) { fmt.Fprintf(errOut, "bench: measuring %s\n", name(f)) }
+	bopts.Measured = func(f bench.Figure) {
+		fmt.Fprintf(errOut, "bench: %s: %s %s\n", name(f), human(f.Median), f.Unit)
+	}
+	return func() {}
+}
+
+// plural writes "1 thread", "2 threads".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func printBench(out io.Writer, r bench.Report) error {

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -30,7 +28,7 @@ type buildOptions struct {
 
 func newBuildCmd() *cobra.Command {
 	opts := &buildOptions{}
-	c := &cobra.Command{
+	c := stopsCleanly(&cobra.Command{
 		Use:   "build VARIANT --max-seeds N [--threads N] [--mem SIZE] [--tb DIR]",
 		Short: "Build the endgame tablebase of a variant up to N seeds on the board",
 		Long: `build computes the exact value of every position with 0..N seeds on the
@@ -47,9 +45,9 @@ otherwise); the summary goes to stdout.`,
   mancala build awari --max-seeds 12 --repair`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runBuild(c.OutOrStdout(), c.ErrOrStderr(), args[0], opts)
+			return runBuild(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args[0], opts)
 		},
-	}
+	})
 	c.Flags().IntVar(&opts.maxSeeds, "max-seeds", -1, "build layers 0..N seeds on the board (required)")
 	c.Flags().IntVar(&opts.threads, "threads", runtime.NumCPU(), "worker threads")
 	c.Flags().StringVar(&opts.mem, "mem", "8GiB", "memory budget for the build's arrays (e.g. 4GiB, 512MB)")
@@ -76,7 +74,7 @@ type buildResult struct {
 	BytesPerPosition   float64 `json:"bytes_per_position"`
 }
 
-func runBuild(out, errOut io.Writer, name string, opts *buildOptions) error {
+func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *buildOptions) error {
 	v, err := position.Lookup(name)
 	if err != nil {
 		return err
@@ -97,8 +95,6 @@ func runBuild(out, errOut io.Writer, name string, opts *buildOptions) error {
 	// The budget covers our arrays; let the collector work to stay near it.
 	debug.SetMemoryLimit(mem + 1<<30)
 	dir := tbDir(opts.tb)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	if opts.profile != "" {
 		stopProfile, err := startProfile(opts.profile)
 		if err != nil {
@@ -113,7 +109,8 @@ func runBuild(out, errOut io.Writer, name string, opts *buildOptions) error {
 	})
 	bar.finish()
 	if errors.Is(err, context.Canceled) {
-		return &ExitError{Code: 130, Err: fmt.Errorf("interrupted: layers 0..%d are stored in %s; run the same command to resume", stats.MaxSeeds, dir)}
+		// Execute gives the signal's exit code (130 or 143).
+		return fmt.Errorf("interrupted: layers 0..%d are stored in %s; run the same command to resume", stats.MaxSeeds, dir)
 	}
 	if err != nil {
 		return err

@@ -2,4 +2,36 @@
 // an options struct, a constructor and a run function. Commands only parse
 // flags, call the core packages and print; no rule or search logic lives
 // here. Results go to stdout, diagnostics and progress to stderr.
+//
+// # Shared helpers
+//
+// Every command uses these, so that input, errors and signals behave the
+// same everywhere (docs/notation.md describes the user's side):
+//
+//   - Positions: parsePosition(arg) for one argument; readPositions(in, arg)
+//     for an argument that may be StdinArg ("-"): one position a line from
+//     stdin, blank lines and # comments skipped, every line parsed before
+//     any work starts, errors naming the line ("stdin line 3: ..."), an
+//     empty stdin an error that says so. readLines(in, comments, what) is
+//     the same for other kinds of line (games), with lines up to 1 MiB.
+//     Answers to "-" are JSON Lines under --json (writeJSONLine).
+//   - Moves: position.SplitMoves and Variant.ParseMove / ParseMoves read a
+//     move list (errors name the move's place in the list); play.go shows
+//     how a command adds the legal moves (legalMovesNote) to an illegal
+//     move's error, and negativeMoveError makes "-1" a bad move rather
+//     than an unknown flag (set it with SetFlagErrorFunc).
+//   - Signals (signals.go): Execute runs every command under a context
+//     that SIGINT and SIGTERM cancel with an *Interrupted cause. A command
+//     that watches c.Context() is wrapped in stopsCleanly(...): it prints
+//     what it has done so far and returns, and Execute turns any error (or
+//     none) into exit status 130 (SIGINT) or 143 (SIGTERM). Other commands
+//     are ended at once with that status. A command keeps its own message
+//     ("interrupted: layers 0..9 are stored ...") unless it only says that
+//     a context was cancelled.
+//   - Errors: return an error and Execute prints it as one line on stderr
+//     with status 1; ExitError carries another status (query's 3).
+//   - Completion (complete.go): the first argument of every command whose
+//     Use starts with POS or VARIANT, and every --variant flag, complete to
+//     variant names, with no code in the command.
+//   - --json: addJSONFlag; writeJSON for one document.
 package cmd

@@ -17,6 +17,12 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// writeJSONLine prints v as one JSON object on one line (JSON Lines), the
+// form for a stream of answers such as those of "-".
+func writeJSONLine(w io.Writer, v any) error {
+	return json.NewEncoder(w).Encode(v)
+}
+
 // parsePosition reads a position argument; the error names the bad part.
 func parsePosition(arg string) (position.Setup, error) {
 	return position.Parse(arg)
@@ -24,7 +30,7 @@ func parsePosition(arg string) (position.Setup, error) {
 
 // addJSONFlag adds the common --json flag.
 func addJSONFlag(c *cobra.Command, target *bool) {
-	c.Flags().BoolVar(target, "json", false, "print one JSON document (field names as in notation.md)")
+	c.Flags().BoolVar(target, "json", false, "print one JSON document (field names as in docs/notation.md)")
 }
 
 // passNote is the line printed when the named player had to pass at once.

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"mancala/position"
 )
 
 type perftOptions struct {
@@ -18,17 +20,24 @@ type perftOptions struct {
 func newPerftCmd() *cobra.Command {
 	opts := &perftOptions{}
 	c := &cobra.Command{
-		Use:   "perft POS --depth N [--divide]",
+		Use:   "perft POS|- --depth N [--divide]",
 		Short: "Count the move sequences of N plies from a position",
 		Long: `perft counts the leaves of the game tree cut at --depth plies, the standard
 check of a move generator. Forced passes do not count as plies; lines that end
 the game early are not counted; repetition is ignored. --divide gives the count
-below each legal move, to find where two move generators disagree.`,
+below each legal move, to find where two move generators disagree.
+
+POS "-" reads positions from stdin, one a line (blank lines and # comments
+skipped), all checked before any is counted; each answer starts with its
+position, or with --json is one JSON object a line.
+
+Notation: docs/notation.md.`,
 		Example: `  mancala perft oware --depth 8
-  mancala perft akon --depth 5 --divide --json`,
+  mancala perft akon --depth 5 --divide --json
+  printf 'awari\noware\n' | mancala perft - --depth 6`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runPerft(c.OutOrStdout(), args[0], opts)
+			return runPerft(c.InOrStdin(), c.OutOrStdout(), args[0], opts)
 		},
 	}
 	c.Flags().IntVar(&opts.depth, "depth", 6, "plies to count (1 or more)")
@@ -46,14 +55,40 @@ type perftResult struct {
 	NodesPerSecond float64           `json:"nodes_per_second"`
 }
 
-func runPerft(out io.Writer, arg string, opts *perftOptions) error {
+func runPerft(in io.Reader, out io.Writer, arg string, opts *perftOptions) error {
 	if opts.depth < 1 {
 		return fmt.Errorf("--depth %d: want 1 or more", opts.depth)
 	}
-	setup, err := parsePosition(arg)
+	inputs, err := readPositions(in, arg)
 	if err != nil {
 		return err
 	}
+	stream := arg == StdinArg
+	for i, input := range inputs {
+		res := perftOne(input.Setup, opts)
+		switch {
+		case stream && opts.json:
+			err = writeJSONLine(out, res)
+		case opts.json:
+			err = writeJSON(out, res)
+		default:
+			if i > 0 && opts.divide {
+				fmt.Fprintln(out)
+			}
+			if stream {
+				fmt.Fprintln(out, res.Position)
+			}
+			err = printPerft(out, res)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// perftOne counts the tree below one position.
+func perftOne(setup position.Setup, opts *perftOptions) perftResult {
 	v, p := setup.Variant, setup.Position
 	res := perftResult{Position: setup.String(), Depth: opts.depth}
 	start := time.Now()
@@ -70,10 +105,7 @@ func runPerft(out io.Writer, arg string, opts *perftOptions) error {
 	if res.Seconds > 0 {
 		res.NodesPerSecond = float64(res.Nodes) / res.Seconds
 	}
-	if opts.json {
-		return writeJSON(out, res)
-	}
-	return printPerft(out, res)
+	return res
 }
 
 func printPerft(out io.Writer, res perftResult) error {

@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"regexp"
 
 	"github.com/spf13/cobra"
 
@@ -22,34 +23,40 @@ func newPlayCmd() *cobra.Command {
 comma-separated, or "pass") to POS with every end rule: the variant's own end,
 the 25-seed stop of awari and oware, and repetition (a position that occurs
 again ends the game and the seeds on the board count for nobody). Passes that
-the rules force are applied automatically. An illegal move is an error that
-names the move and the reason; nothing is printed then.`,
+the rules force are applied automatically and listed once as moves of their
+own; a typed "pass" where one was just forced names that pass, so a principal
+variation replays with or without its passes and gives the same output. An
+illegal move is an error that names the move, its place in the list, the
+reason and the legal moves; nothing is printed then.
+
+Notation: docs/notation.md.`,
 		Example: `  mancala play akon:2,18,3,0,1,0,2/0,1,1,1,5,0,2:1 2
-  mancala play awari 3 3 4 --json`,
+  mancala play awari 3 3 4 --json
+  mancala play awari 3,3,4`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runPlay(c.OutOrStdout(), args[0], args[1:], opts)
 		},
 	}
+	c.SetFlagErrorFunc(negativeMoveError)
 	addJSONFlag(c, &opts.json)
 	return c
 }
 
+// playedMove is one move of `play --json`: a pit number or "pass" (the
+// rules forced it), with the seeds it captured.
 type playedMove struct {
-	Player   int  `json:"player"`
-	Move     any  `json:"move"`
-	Captured int  `json:"captured"`
-	Passed   bool `json:"passed,omitempty"`
+	Player   int `json:"player"`
+	Move     any `json:"move"`
+	Captured int `json:"captured"`
 }
 
 type playResult struct {
-	Position    string `json:"position"`
-	StartPassed bool   `json:"passed,omitempty"`
-	startPasser int
-	Moves       []playedMove `json:"moves"`
-	GameOver    bool         `json:"game_over"`
-	FinalScore  *[2]int      `json:"final_score,omitempty"`
-	End         string       `json:"end,omitempty"`
+	Position   string       `json:"position"`
+	Moves      []playedMove `json:"moves"`
+	GameOver   bool         `json:"game_over"`
+	FinalScore *[2]int      `json:"final_score,omitempty"`
+	End        string       `json:"end,omitempty"`
 }
 
 func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) error {
@@ -57,18 +64,27 @@ func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) er
 	if err != nil {
 		return err
 	}
-	moves, err := position.ParseMoves(moveArgs)
+	moves, err := position.SplitMoves(moveArgs)
 	if err != nil {
 		return err
 	}
 	g := position.NewGame(setup)
-	res := playResult{StartPassed: g.StartPassed, startPasser: 3 - g.Position.Player(), Moves: []playedMove{}}
-	for _, pit := range moves {
-		p, err := g.Play(pit)
+	res := playResult{Moves: []playedMove{}}
+	if g.StartPassed {
+		res.Moves = append(res.Moves, forcedPass(position.Opponent(g.Position.Player())))
+	}
+	for i, text := range moves {
+		played, err := playMove(g, text)
 		if err != nil {
-			return err
+			return fmt.Errorf("%w (the %s move in the list)%s", err, position.Ordinal(i+1), legalMovesNote(g))
 		}
-		res.Moves = append(res.Moves, playedMove{Player: p.Player, Move: moveJSON(pit), Captured: p.Captured, Passed: p.Passed})
+		if played.Pit == position.PassPit {
+			continue // it names the forced pass already listed
+		}
+		res.Moves = append(res.Moves, playedMove{Player: played.Player, Move: moveJSON(played.Pit), Captured: played.Captured})
+		if played.Passed {
+			res.Moves = append(res.Moves, forcedPass(position.Opponent(played.Player)))
+		}
 	}
 	res.Position, res.GameOver, res.End = g.Setup.String(), g.Over, g.End
 	if g.Over {
@@ -80,24 +96,52 @@ func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) er
 	return printPlay(out, res)
 }
 
+// playMove parses one move of g's variant and plays it.
+func playMove(g *position.Game, text string) (position.Played, error) {
+	if g.Over {
+		return position.Played{}, fmt.Errorf("move %s: the game is over (%s)", text, g.End)
+	}
+	pit, err := g.Variant.ParseMove(text)
+	if err != nil {
+		return position.Played{}, err
+	}
+	return g.Play(pit)
+}
+
+func forcedPass(player int) playedMove {
+	return playedMove{Player: player, Move: moveJSON(position.PassPit)}
+}
+
 func printPlay(out io.Writer, res playResult) error {
 	fmt.Fprintln(out, res.Position)
-	if res.StartPassed {
-		fmt.Fprintln(out, passNote(res.startPasser))
-	}
 	for _, m := range res.Moves {
 		if m.Move == "pass" {
-			fmt.Fprintf(out, "player %d passes\n", m.Player)
+			fmt.Fprintln(out, passNote(m.Player))
 			continue
 		}
-		fmt.Fprintf(out, "player %d plays %v: captured %d", m.Player, m.Move, m.Captured)
-		if m.Passed {
-			fmt.Fprintf(out, "; player %d has no legal move and passes", 3-m.Player)
-		}
-		fmt.Fprintln(out)
+		fmt.Fprintf(out, "player %d plays %v: captured %d\n", m.Player, m.Move, m.Captured)
 	}
 	if res.GameOver {
 		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", res.End, res.FinalScore[0], res.FinalScore[1])
 	}
 	return nil
+}
+
+// negativeFlag matches the flag parser's error for an argument such as
+// "-1", which it takes for a shorthand flag.
+var negativeFlag = regexp.MustCompile(`^unknown shorthand flag: '[0-9]' in (-[0-9]+)$`)
+
+// negativeMoveError is play's FlagErrorFunc: a negative number is a move
+// that does not exist, reported as play reports any other (its place in
+// the list and the legal moves), not as an unknown flag.
+func negativeMoveError(c *cobra.Command, err error) error {
+	m := negativeFlag.FindStringSubmatch(err.Error())
+	args := c.Flags().Args() // the arguments before the one that failed
+	if m == nil || len(args) == 0 {
+		return err
+	}
+	if perr := runPlay(io.Discard, args[0], append(args[1:], m[1]), &playOptions{}); perr != nil {
+		return perr
+	}
+	return err
 }

@@ -1,9 +1,15 @@
 package cmd
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"mancala/position"
 )
 
 // commands lists every subcommand's constructor, in help order.
@@ -32,19 +38,59 @@ Positions are written VARIANT[:ROW1/ROW2[:SIDE[:CAP1-CAP2]]], e.g.
   awari                                  the start position
   akon:2,18,3,0,1,0,2/0,1,1,1,5,0,2:1    a position, player 1 to move
 Each row lists a player's pits in that player's sowing order, pit 1 first.
-Values are score differences in seeds from the side to move.`,
+Values are score differences in seeds from the side to move.
+
+The rules: docs/rules.md; positions, moves, JSON and exit statuses:
+docs/notation.md (in the source repository). Ctrl-C or SIGTERM stops any
+command, printing what was done so far, with exit status 130 or 143.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.CompletionOptions.HiddenDefaultCmd = true
+	root.Version = version()
+	root.SetVersionTemplate("mancala {{.Version}}\n")
 	for _, newCmd := range commands {
 		root.AddCommand(newCmd())
 	}
+	addCompletion(root)
 	return root
 }
 
 // Execute runs the command line and returns the error to report, if any.
-func Execute() error { return NewRootCmd().Execute() }
+// SIGINT and SIGTERM follow one rule in every command (see signals.go).
+func Execute() error {
+	root := NewRootCmd()
+	// The command the arguments name (nil if none), found as cobra will
+	// find it, without running hooks that a command might override.
+	running, _, err := root.Find(os.Args[1:])
+	if err != nil || running == root {
+		running = nil
+	}
+	ctx, stop := signalContext(context.Background(), os.Stderr, running)
+	defer stop()
+	err = root.ExecuteContext(ctx)
+	if in := interruption(ctx); in != nil {
+		return interruptedError(in, err)
+	}
+	return err
+}
+
+// version is the module version (a tag, "(devel)" in a work tree, with the
+// VCS revision when the binary was built from one) and the rules version
+// that tablebase keys carry.
+func version() string {
+	v := "(devel)"
+	if info, ok := debug.ReadBuildInfo(); ok {
+		if info.Main.Version != "" {
+			v = info.Main.Version
+		}
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " " + s.Value[:12]
+			}
+		}
+	}
+	return fmt.Sprintf("%s, rules version %d", v, position.RulesVersion)
+}
 
 // ExitError carries a specific exit code with its error.
 type ExitError struct {

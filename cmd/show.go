@@ -16,13 +16,23 @@ type showOptions struct {
 func newShowCmd() *cobra.Command {
 	opts := &showOptions{}
 	c := &cobra.Command{
-		Use:   "show POS",
+		Use:   "show POS|-",
 		Short: "Draw a position, its legal moves and whether the game is over",
+		Long: `show draws a position with its legal moves ("(x9)" marks a move that
+captures 9) or says how the game ended. A player who must pass passes at once,
+and show says so.
+
+POS "-" reads positions from stdin, one a line (blank lines and # comments
+skipped); all are checked before any is drawn. Each is drawn in turn, with a
+blank line between them, or with --json printed as one JSON object a line.
+
+Notation: docs/notation.md.`,
 		Example: `  mancala show awari
-  mancala show akon:2,18,3,0,1,0,2/0,1,1,1,5,0,2:1 --json`,
+  mancala show akon:2,18,3,0,1,0,2/0,1,1,1,5,0,2:1 --json
+  mancala show - < bench/testdata/solve-suite.txt`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runShow(c.OutOrStdout(), args[0], opts)
+			return runShow(c.InOrStdin(), c.OutOrStdout(), args[0], opts)
 		},
 	}
 	addJSONFlag(c, &opts.json)
@@ -45,11 +55,24 @@ type showResult struct {
 	Seeds      int        `json:"seeds"`
 }
 
-func runShow(out io.Writer, arg string, opts *showOptions) error {
-	setup, err := parsePosition(arg)
+func runShow(in io.Reader, out io.Writer, arg string, opts *showOptions) error {
+	inputs, err := readPositions(in, arg)
 	if err != nil {
 		return err
 	}
+	for i, input := range inputs {
+		if i > 0 && !opts.json {
+			fmt.Fprintln(out)
+		}
+		if err := showOne(out, input.Setup, opts.json && arg == StdinArg, opts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// showOne prints one position; oneLine gives JSON on one line.
+func showOne(out io.Writer, setup position.Setup, oneLine bool, opts *showOptions) error {
 	g := position.NewGame(setup)
 	res := showResult{Position: g.Setup.String(), Passed: g.StartPassed, GameOver: g.Over,
 		End: g.End, Moves: []showMove{}, Seeds: g.Position.Seeds()}
@@ -62,7 +85,10 @@ func runShow(out io.Writer, arg string, opts *showOptions) error {
 			res.Moves = append(res.Moves, showMove{Move: moveJSON(int(m.Pit)), Captured: int(m.Captured)})
 		}
 	}
-	if opts.json {
+	switch {
+	case oneLine:
+		return writeJSONLine(out, res)
+	case opts.json:
 		return writeJSON(out, res)
 	}
 	return printShow(out, g, res)

@@ -1,14 +1,11 @@
 package cmd
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime"
 	"strings"
 	"time"
@@ -35,10 +32,10 @@ type solveOptions struct {
 
 func newSolveCmd() *cobra.Command {
 	opts := &solveOptions{}
-	c := &cobra.Command{
+	c := stopsCleanly(&cobra.Command{
 		Use:   "solve POS|- [--time D] [--depth N] [--threads N] [--hash MiB] [--tb DIR] [--all] [--json]",
 		Short: "Find a position's value and best moves, exactly when the time allows",
-		Long: `solve searches a position (rules.md section 6: the score difference in seeds
+		Long: `solve searches a position (docs/rules.md section 6: the score difference in seeds
 from the side to move, for the rest of the game; repetition scores 0; the
 25-seed stop is not applied) until its value is proven exact or a limit stops
 it, and prints the value, whether it is exact, the best moves, the principal
@@ -63,7 +60,7 @@ is there.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runSolve(c.Context(), c.InOrStdin(), c.OutOrStdout(), args[0], opts)
 		},
-	}
+	})
 	f := c.Flags()
 	f.DurationVar(&opts.time, "time", 10*time.Second, "stop after this long (0: no limit), per position")
 	f.IntVar(&opts.depth, "depth", 0, "deepest iteration in plies (0: no limit)")
@@ -96,8 +93,6 @@ func runSolve(ctx context.Context, in io.Reader, out io.Writer, arg string, opts
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
 	s, err := solver.New(solver.Options{Threads: opts.threads, HashMiB: opts.hash,
 		MaxDepth: opts.depth, MaxNodes: opts.nodes, AllMoves: opts.all})
 	if err != nil {
@@ -149,21 +144,17 @@ func solveJobs(in io.Reader, arg string) ([]solveJob, error) {
 		job, err := newSolveJob(arg)
 		return []solveJob{job}, err
 	}
+	lines, err := readLines(in, true, "position")
+	if err != nil {
+		return nil, err
+	}
 	var jobs []solveJob
-	sc := bufio.NewScanner(in)
-	for line := 1; sc.Scan(); line++ {
-		text, _, _ := strings.Cut(sc.Text(), "#")
-		if text = strings.TrimSpace(text); text == "" {
-			continue
-		}
-		job, err := newSolveJob(text)
+	for _, l := range lines {
+		job, err := newSolveJob(l.Text)
 		if err != nil {
-			return nil, fmt.Errorf("stdin line %d: %w", line, err)
+			return nil, fmt.Errorf("stdin line %d: %w", l.Number, err)
 		}
 		jobs = append(jobs, job)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading stdin: %w", err)
 	}
 	return jobs, nil
 }

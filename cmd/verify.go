@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime"
 
 	"github.com/spf13/cobra"
@@ -22,7 +20,7 @@ type verifyOptions struct {
 
 func newVerifyCmd() *cobra.Command {
 	opts := &verifyOptions{}
-	c := &cobra.Command{
+	c := stopsCleanly(&cobra.Command{
 		Use:   "verify VARIANT [--tb DIR]",
 		Short: "Re-check every stored value of a variant's tablebase",
 		Long: `verify reads every complete layer of the variant's tablebase, checks it
@@ -35,9 +33,9 @@ and makes the exit code non-zero.`,
   mancala verify akon --tb /data/tb --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runVerify(c.OutOrStdout(), c.ErrOrStderr(), args[0], opts)
+			return runVerify(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args[0], opts)
 		},
-	}
+	})
 	c.Flags().IntVar(&opts.threads, "threads", runtime.NumCPU(), "worker threads")
 	addTBFlag(c, &opts.tb)
 	addJSONFlag(c, &opts.json)
@@ -51,7 +49,7 @@ type verifyResult struct {
 	Layers  []tablebase.LayerCheck `json:"layers"`
 }
 
-func runVerify(out, errOut io.Writer, name string, opts *verifyOptions) error {
+func runVerify(ctx context.Context, out, errOut io.Writer, name string, opts *verifyOptions) error {
 	v, err := position.Lookup(name)
 	if err != nil {
 		return err
@@ -60,8 +58,6 @@ func runVerify(out, errOut io.Writer, name string, opts *verifyOptions) error {
 		return err
 	}
 	dir := tbDir(opts.tb)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	bar := newLayerBar(errOut, v.Pits, storedMax(dir, v), "verify")
 	checks, verr := tablebase.Verify(ctx, dir, v, tablebase.VerifyOptions{Threads: opts.threads, Progress: bar.update})
 	bar.finish()

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"mancala/internal/testsize"
 	"mancala/position/reference"
 )
 
@@ -76,14 +77,12 @@ func compareWithReference(v *Variant, p Position) error {
 }
 
 // TestDifferential compares the packed engine with the reference
-// implementation on random reachable positions: 1,000,000 a variant in the
-// full suite, 20,000 under -short. Games are random playouts from the start,
-// restarted when they end, with a fixed seed per variant.
+// implementation on random reachable positions: 1,000,000 a variant with
+// MANCALA_LONG=1, 40,000 by default, 5,000 under -short. Games are random
+// playouts from the start, restarted when they end, with a fixed seed per
+// variant.
 func TestDifferential(t *testing.T) {
-	count := 1_000_000
-	if testing.Short() {
-		count = 20_000
-	}
+	count := testsize.Pick(5_000, 40_000, 1_000_000)
 	var wg sync.WaitGroup
 	for _, v := range Variants() {
 		wg.Add(1)

@@ -1,6 +1,7 @@
 package position
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -20,10 +21,18 @@ type Setup struct {
 
 // Parse reads a position string `VARIANT[:ROW1/ROW2[:SIDE[:CAP1-CAP2]]]`
 // (notation.md). A bare variant name is its start position with 0-0
-// captured. The error names the offending part, prefixed by the variant
-// name when it is known, e.g. `akon: row 2 has 6 pits, want 7`.
+// captured. Spaces around any part are ignored, and so is one trailing
+// ":". The error names the offending part, prefixed by the variant name
+// when it is known, e.g. `akon: row 2 has 6 pits, want 7` or
+// `awari: "4x" is not a seed count (row 1, pit 1)`.
 func Parse(s string) (Setup, error) {
-	parts := strings.Split(strings.TrimSpace(s), ":")
+	parts := strings.Split(s, ":")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	if n := len(parts); n > 1 && parts[n-1] == "" {
+		parts = parts[:n-1] // a trailing ":" adds nothing
+	}
 	v, err := Lookup(parts[0])
 	if err != nil {
 		return Setup{}, err
@@ -44,6 +53,9 @@ func Parse(s string) (Setup, error) {
 // parseFields reads the rows, side and captures that follow the variant.
 func parseFields(v *Variant, fields []string) (Setup, error) {
 	st := Setup{Variant: v}
+	if fields[0] == "" {
+		return st, errors.New("the rows are empty (want ROW1/ROW2 after the variant)")
+	}
 	rows := strings.Split(fields[0], "/")
 	if len(rows) != 2 {
 		return st, fmt.Errorf("%q is not two rows separated by \"/\"", fields[0])
@@ -51,7 +63,7 @@ func parseFields(v *Variant, fields []string) (Setup, error) {
 	var packed [2]uint64
 	onBoard := 0
 	for r, text := range rows {
-		row, seeds, err := parseRow(v, r+1, text)
+		row, seeds, err := parseRow(v, r+1, strings.TrimSpace(text))
 		if err != nil {
 			return st, err
 		}
@@ -84,17 +96,33 @@ func parseFields(v *Variant, fields []string) (Setup, error) {
 	return st, nil
 }
 
-// parseRow reads one comma-separated row of seed counts.
+// parseRow reads one comma-separated row of seed counts; number is 1 or 2.
 func parseRow(v *Variant, number int, text string) (row uint64, seeds int, err error) {
+	if text == "" {
+		return 0, 0, fmt.Errorf("row %d is empty", number)
+	}
 	pits := strings.Split(text, ",")
+	for i := range pits {
+		pits[i] = strings.TrimSpace(pits[i])
+		if pits[i] != "" {
+			continue
+		}
+		if i == len(pits)-1 {
+			return 0, 0, fmt.Errorf("row %d %q ends with a comma", number, text)
+		}
+		return 0, 0, fmt.Errorf("row %d %q: pit %d is empty", number, text, i+1)
+	}
 	if len(pits) != v.Pits {
 		return 0, 0, fmt.Errorf("row %d has %d pits, want %d", number, len(pits), v.Pits)
 	}
 	counts := make([]int, len(pits))
 	for i, p := range pits {
 		c, ok := seedCount(p)
-		if !ok || c > v.Total() {
-			return 0, 0, fmt.Errorf("%q is not a seed count", p)
+		if !ok {
+			return 0, 0, fmt.Errorf("%q is not a seed count (row %d, pit %d)", p, number, i+1)
+		}
+		if c > v.Total() {
+			return 0, 0, fmt.Errorf("%d seeds in row %d, pit %d: %s has %d in all", c, number, i+1, v.Name, v.Total())
 		}
 		counts[i], seeds = c, seeds+c
 	}
@@ -109,6 +137,7 @@ func parseCaptures(text string) ([2]int, error) {
 		return caps, fmt.Errorf("captures %q are not CAP1-CAP2", text)
 	}
 	for i, s := range []string{a, b} {
+		s = strings.TrimSpace(s)
 		c, ok := seedCount(s)
 		if !ok {
 			return caps, fmt.Errorf("capture %q is not a seed count", s)
@@ -146,24 +175,83 @@ func formatRow(row uint64, n int) string {
 	return b.String()
 }
 
-// ParseMoves reads a move list, space- or comma-separated (notation.md):
-// pit numbers and "pass". It checks only the form; legality is MakeMove's.
-func ParseMoves(args []string) ([]int, error) {
-	var moves []int
+// SplitMoves splits a move list (notation.md: moves separated by spaces or
+// commas, across any number of arguments) into one string a move. An empty
+// move, as in "3,,4" or a trailing comma, is an error naming its place in
+// the list.
+func SplitMoves(args []string) ([]string, error) {
+	var moves []string
 	for _, arg := range args {
-		for _, f := range strings.FieldsFunc(arg, func(r rune) bool { return r == ',' || r == ' ' }) {
-			if strings.EqualFold(f, "pass") {
-				moves = append(moves, PassPit)
-				continue
+		for _, field := range strings.Split(arg, ",") {
+			words := strings.Fields(field)
+			if len(words) == 0 {
+				return nil, fmt.Errorf("the %s move is empty in %q", Ordinal(len(moves)+1), arg)
 			}
-			pit, ok := seedCount(f)
-			if !ok || pit < 1 {
-				return nil, fmt.Errorf("move %q is not a pit number or \"pass\"", f)
-			}
-			moves = append(moves, pit)
+			moves = append(moves, words...)
 		}
 	}
 	return moves, nil
+}
+
+// ParseMoves reads a move list of v (see SplitMoves): pit numbers 1..n and
+// "pass". It checks only the form and the pit range; legality is
+// MakeMove's. An error names the move and its place in the list, e.g.
+// `move 7: no such pit, want 1..6 (the 2nd move in the list)`.
+func (v *Variant) ParseMoves(args []string) ([]int, error) {
+	words, err := SplitMoves(args)
+	if err != nil {
+		return nil, err
+	}
+	moves := make([]int, len(words))
+	for i, w := range words {
+		if moves[i], err = v.ParseMove(w); err != nil {
+			return nil, fmt.Errorf("%w (the %s move in the list)", err, Ordinal(i+1))
+		}
+	}
+	return moves, nil
+}
+
+// ParseMoves reads a move list when the variant is not known: as
+// Variant.ParseMoves, with pit numbers checked against the widest row
+// (MaxPits). Prefer the method.
+func ParseMoves(args []string) ([]int, error) { return anyVariant.ParseMoves(args) }
+
+// anyVariant stands for every variant in ParseMoves: only its row length
+// is read.
+var anyVariant = &Variant{Pits: MaxPits}
+
+// ParseMove reads one move of v: "pass" (any case) or a pit number 1..n.
+// A whole number out of range (0, -1, 7 on a 6-pit row) gets the words
+// MakeMove uses for a pit that does not exist.
+func (v *Variant) ParseMove(s string) (int, error) {
+	if strings.EqualFold(s, "pass") {
+		return PassPit, nil
+	}
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("move %q is not a pit number or \"pass\"", s)
+	case n < 1 || n > v.Pits:
+		return 0, fmt.Errorf("move %s: no such pit, want 1..%d", s, v.Pits)
+	}
+	return n, nil
+}
+
+// Ordinal writes 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st, ...
+func Ordinal(n int) string {
+	suffix := "th"
+	switch n % 10 {
+	case 1:
+		suffix = "st"
+	case 2:
+		suffix = "nd"
+	case 3:
+		suffix = "rd"
+	}
+	if n%100 >= 11 && n%100 <= 13 {
+		suffix = "th"
+	}
+	return strconv.Itoa(n) + suffix
 }
 
 // seedCount reads a small non-negative decimal number: digits only, at most

@@ -3,6 +3,7 @@ package position
 import (
 	"testing"
 
+	"mancala/internal/testsize"
 	"mancala/position/reference"
 )
 
@@ -27,7 +28,8 @@ func referencePerft(s reference.State, depth int) uint64 {
 
 // perftStart holds perft counts from each start position, depths 1..8,
 // computed by the packed engine and recomputed with the reference
-// implementation (depths 1..6 only under -short). A change to any of
+// implementation: to depth 8 with MANCALA_LONG=1, 6 by default, 5 under
+// -short. A change to any of
 // them means a rules change: bump RulesVersion.
 var perftStart = map[string][]uint64{
 	"awari":         {6, 36, 190, 1014, 5219, 27332, 138783, 707716},
@@ -38,10 +40,7 @@ var perftStart = map[string][]uint64{
 }
 
 func TestPerftStart(t *testing.T) {
-	agreeDepth := 8
-	if testing.Short() {
-		agreeDepth = 6
-	}
+	agreeDepth := testsize.Pick(5, 6, 8)
 	for _, v := range Variants() {
 		want := perftStart[v.Name]
 		for depth := 1; depth <= len(want); depth++ {

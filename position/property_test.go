@@ -1,12 +1,33 @@
 package position
 
 import (
+	"flag"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"mancala/internal/testsize"
 )
+
+// TestMain gives the property tests 100 cases each (rapid's default), and
+// 20,000 with MANCALA_LONG=1 unless -rapid.checks is given.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if testsize.Long() && !flagGiven("rapid.checks") {
+		_ = flag.Set("rapid.checks", "20000")
+	}
+	os.Exit(m.Run())
+}
+
+// flagGiven reports whether the named flag was set on the command line.
+func flagGiven(name string) bool {
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
 
 // drawReachable plays a rapid-drawn number of rapid-drawn legal moves from
 // the start of a rapid-drawn variant and returns the position reached.

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"mancala/internal/testsize"
 	"mancala/position"
 	"mancala/solver"
 	"mancala/tablebase"
@@ -21,10 +22,7 @@ func TestSearchAgreesWithTablebase(t *testing.T) {
 	// Awari's and oware's cycling endgames are slow to prove beyond a few
 	// seeds (see doc.go on repetitions), so their positions are smaller.
 	layers := map[string]int{"awari": 6, "oware": 6, "akon": 8, "djenon-abe": 10, "djenon-aboure": 10}
-	want := 16
-	if testing.Short() {
-		want = 6
-	}
+	want := testsize.Pick(3, 4, 16) // positions a variant
 	for _, v := range position.Variants() {
 		t.Run(v.Name, func(t *testing.T) {
 			dir := t.TempDir()

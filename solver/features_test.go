@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"mancala/internal/testsize"
 	"mancala/position"
 )
 
@@ -15,10 +16,12 @@ import (
 // the same best moves when both searches found them all (only estimates
 // may depend on the thread count).
 func TestThreadsAgree(t *testing.T) {
+	// Positions tried a variant, and how many must be solved exactly.
+	tries, enough := testsize.Pick(3, 3, 5), testsize.Pick(5, 5, 8)
 	compared := 0
 	for _, v := range position.Variants() {
 		rng := rand.New(rand.NewPCG(4, uint64(v.ID)))
-		for range 5 {
+		for range tries {
 			p, ok := randomPlayout(v, rng, 10)
 			if !ok {
 				continue
@@ -40,7 +43,7 @@ func TestThreadsAgree(t *testing.T) {
 			}
 		}
 	}
-	if compared < 8 {
+	if compared < enough {
 		t.Errorf("only %d positions solved exactly: too few to compare", compared)
 	}
 	t.Logf("%d positions compared", compared)
@@ -89,7 +92,7 @@ func (f *fakeTablebase) Probe(p position.Position) (int, bool) {
 func TestTablebaseAgrees(t *testing.T) {
 	for _, v := range position.Variants() {
 		tb := &fakeTablebase{v: v, max: 3, values: map[position.Position]int{}}
-		for _, c := range plainCases(v, 5, 4, 10, 100_000) {
+		for _, c := range plainCases(v, 5, testsize.Pick(2, 2, 4), 10, 100_000) {
 			without := checkAgainst(t, c, Options{Threads: 2, HashMiB: 2, MaxNodes: 5_000_000})
 			with := checkAgainst(t, c, Options{Threads: 2, HashMiB: 2, MaxNodes: 5_000_000, Tablebase: tb})
 			if with.Value != without.Value {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"mancala/internal/testsize"
 	"mancala/position"
 )
 
@@ -94,10 +95,8 @@ func plainCases(v *position.Variant, seed uint64, want, maxSeeds, budget int) []
 // plain minimax value for the position and for every move, and the best
 // moves are those worth the value.
 func TestExactMatchesPlainMinimax(t *testing.T) {
-	want, budget := 10, 60_000
-	if testing.Short() {
-		want, budget = 5, 20_000
-	}
+	want := testsize.Pick(5, 5, 10)                 // positions a variant
+	budget := testsize.Pick(20_000, 30_000, 60_000) // plain minimax nodes a position
 	for _, v := range position.Variants() {
 		t.Run(v.Name, func(t *testing.T) {
 			cases := plainCases(v, 1, want, 10, budget)
@@ -116,7 +115,7 @@ func TestExactMatchesPlainMinimax(t *testing.T) {
 // against the first wherever both run.
 func TestValueIterationMatchesPlainMinimax(t *testing.T) {
 	for _, v := range position.Variants() {
-		for _, c := range plainCases(v, 2, 5, 10, 30_000) {
+		for _, c := range plainCases(v, 2, testsize.Pick(3, 3, 5), 10, 30_000) {
 			g, ok := reachable(v, c.p, 200_000)
 			if !ok {
 				continue

@@ -4,14 +4,16 @@ import (
 	"context"
 	"testing"
 
+	"mancala/internal/testsize"
 	"mancala/position"
 )
 
 // A tablebase built in memory holds exactly the values that Build stores
-// and a Prober reads back from Badger, for every position up to 7 seeds.
+// and a Prober reads back from Badger, for every position up to 7 seeds
+// (6 by default, 5 under -short; 7 with MANCALA_LONG=1).
 func TestMemoryMatchesStored(t *testing.T) {
+	seeds := testsize.Pick(5, 6, 7)
 	for _, v := range position.Variants() {
-		const seeds = 7
 		dir := t.TempDir()
 		if _, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: seeds}); err != nil {
 			t.Fatal(err)

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"mancala/internal/testsize"
 )
 
 var variants = []string{awari, oware, akon, djenonAbe, djenonAboure}
@@ -271,13 +273,14 @@ func boardSeeds(s State) int {
 // TestPlayouts plays random games from the start and from random small boards, checking at every
 // step: Apply leaves its input alone and conserves seeds; every pit LegalMoves offers is accepted
 // and every other pit refused; a position Apply returns needs no pass; a position that is not over
-// has a legal move; the end shares hand out exactly the seeds on the board.
+// has a legal move; the end shares hand out exactly the seeds on the board. Games a variant:
+// 100, 30 under -short, 3,000 with MANCALA_LONG=1.
 func TestPlayouts(t *testing.T) {
 	for vi, variant := range variants {
 		t.Run(variant, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewPCG(1, uint64(vi)))
-			for i := range 300 {
+			for i := range testsize.Pick(30, 100, 3000) {
 				s := Start(variant)
 				if i%2 == 1 {
 					s, _ = Normalize(randomState(rng, variant))

@@ -1,0 +1,76 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func TestReadLines(t *testing.T) {
+	lines, err := readLines(strings.NewReader("a\n\n  b # note\n# only a comment\nc"), true, "position")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []inputLine{{1, "a"}, {3, "b"}, {5, "c"}}
+	if len(lines) != len(want) {
+		t.Fatalf("got %v, want %v", lines, want)
+	}
+	for i := range want {
+		if lines[i] != want[i] {
+			t.Errorf("line %d: got %v, want %v", i, lines[i], want[i])
+		}
+	}
+	if lines, _ := readLines(strings.NewReader("a # b"), false, "game"); lines[0].Text != "a # b" {
+		t.Errorf("without comments: %q", lines[0].Text)
+	}
+}
+
+func TestReadLinesErrors(t *testing.T) {
+	long := "awari\n" + strings.Repeat("4", maxLineBytes+1) + "\n"
+	for _, c := range []struct{ in, want string }{
+		{"", "stdin is empty: want one position a line"},
+		{"\n# x\n", "stdin has 2 lines but no position"},
+		{long, "stdin line 2: longer than 1 MiB"},
+	} {
+		_, err := readLines(strings.NewReader(c.in), true, "position")
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%.20q: got %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
+func TestReadPositionsNamesTheLine(t *testing.T) {
+	_, err := readPositions(strings.NewReader("awari\n\noware:1,2/3\n"), StdinArg)
+	if err == nil || err.Error() != `stdin line 3: oware: row 1 has 2 pits, want 6` {
+		t.Errorf("got %v", err)
+	}
+}
+
+// One rule for every command: the signal's exit status, and the command's
+// own message unless it only says that a context was cancelled.
+func TestInterruptedError(t *testing.T) {
+	in := &Interrupted{Signal: syscall.SIGTERM}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{nil, "interrupted by SIGTERM"},
+		{context.Canceled, "interrupted by SIGTERM"},
+		{errors.New("search: context canceled"), "interrupted by SIGTERM"},
+		{errors.New("interrupted: layers 0..9 are stored"), "interrupted: layers 0..9 are stored"},
+		{&ExitError{Code: 3, Err: errors.New("partial")}, "partial"},
+	} {
+		err := interruptedError(in, c.err)
+		if ExitCode(err) != 143 || err.Error() != c.want {
+			t.Errorf("%v: got %d %q, want 143 %q", c.err, ExitCode(err), err, c.want)
+		}
+	}
+	if !errors.Is(in, context.Canceled) {
+		t.Error("an interruption is not a context.Canceled")
+	}
+	if (&Interrupted{Signal: syscall.SIGINT}).ExitCode() != 130 {
+		t.Error("SIGINT's status is not 130")
+	}
+}

@@ -1,0 +1,89 @@
+package cmd
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"mancala/position"
+)
+
+// StdinArg is the argument that makes a command read its positions (or
+// games) from stdin, one a line.
+const StdinArg = "-"
+
+// maxLineBytes bounds one line of stdin: a position string is under 100
+// bytes and a long game a few KiB, so 1 MiB is only ever a mistake (a
+// binary file, a missing newline) and is reported as such.
+const maxLineBytes = 1 << 20
+
+// inputLine is one line of stdin that holds something: its 1-based number
+// in the input and its text without the comment and surrounding spaces.
+type inputLine struct {
+	Number int
+	Text   string
+}
+
+// readLines reads the lines of r that hold something. Blank lines are
+// skipped, and so are comments when comments is set: from "#" to the end
+// of the line, whole-line or trailing. what names one item ("position",
+// "game") in the error for an input without any. Errors name the line:
+// "stdin line 3: longer than 1 MiB".
+func readLines(r io.Reader, comments bool, what string) ([]inputLine, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
+	var lines []inputLine
+	number := 0
+	for sc.Scan() {
+		number++
+		text := sc.Text()
+		if comments {
+			text, _, _ = strings.Cut(text, "#")
+		}
+		if text = strings.TrimSpace(text); text != "" {
+			lines = append(lines, inputLine{Number: number, Text: text})
+		}
+	}
+	switch err := sc.Err(); {
+	case errors.Is(err, bufio.ErrTooLong):
+		return nil, fmt.Errorf("stdin line %d: longer than %d MiB", number+1, maxLineBytes>>20)
+	case err != nil:
+		return nil, fmt.Errorf("reading stdin: %w", err)
+	case len(lines) == 0 && number == 0:
+		return nil, fmt.Errorf("stdin is empty: want one %s a line", what)
+	case len(lines) == 0:
+		return nil, fmt.Errorf("stdin has %d lines but no %s (blank lines and # comments are skipped)", number, what)
+	}
+	return lines, nil
+}
+
+// positionInput is one position to work on, with where it came from.
+type positionInput struct {
+	Setup position.Setup
+	Line  int // its line on stdin, or 0 for a command-line argument
+}
+
+// readPositions parses arg as a position, or, for "-", every line of in
+// (comments allowed), before any is worked on, so that bad input prints
+// nothing on stdout. An error names the line.
+func readPositions(in io.Reader, arg string) ([]positionInput, error) {
+	if arg != StdinArg {
+		setup, err := parsePosition(arg)
+		return []positionInput{{Setup: setup}}, err
+	}
+	lines, err := readLines(in, true, "position")
+	if err != nil {
+		return nil, err
+	}
+	inputs := make([]positionInput, len(lines))
+	for i, l := range lines {
+		setup, err := parsePosition(l.Text)
+		if err != nil {
+			return nil, fmt.Errorf("stdin line %d: %w", l.Number, err)
+		}
+		inputs[i] = positionInput{Setup: setup, Line: l.Number}
+	}
+	return inputs, nil
+}
