@@ -133,7 +133,7 @@ type NotInTablebaseError struct {
 }
 
 func (e *NotInTablebaseError) Error() string {
-	return fmt.Sprintf("%s: not in the tablebase (%d seeds; built up to %d)", e.Position, e.Seeds, e.MaxSeeds)
+	return fmt.Sprintf("%s: not in the tablebase (built up to %d seeds): it has %d", e.Position, e.MaxSeeds, e.Seeds)
 }
 
 // newAnswer starts the answer for s.
