@@ -137,15 +137,15 @@ func (o *Oracle) diskTablebase(vs *variantState) (*tablebase.Prober, error) {
 		pr, err := tablebase.OpenProber(o.cfg.TBDir, vs.v)
 		if err == nil && pr.MaxSeeds() < 0 {
 			pr.Close()
-			pr, err = nil, fmt.Errorf("%w: it holds no %s layers (build them with `mancala build %s --max-seeds N`)",
-				ErrNoTablebase, vs.v.Name, vs.v.Name)
+			pr, err = nil, ErrNoTablebase
+		}
+		if errors.Is(err, tablebase.ErrNoTablebase) || errors.Is(err, ErrNoTablebase) {
+			err = fmt.Errorf("%w for %s in %s (build one with `mancala build %s --max-seeds N --tb %s`, or use `mancala solve`)",
+				ErrNoTablebase, vs.v.Name, o.cfg.TBDir, vs.v.Name, o.cfg.TBDir)
 		}
 		if err != nil {
-			if errors.Is(err, tablebase.ErrNoTablebase) && !errors.Is(err, ErrNoTablebase) {
-				err = fmt.Errorf("%w: %w", ErrNoTablebase, err)
-			}
 			if o.explicit {
-				vs.diskErr = fmt.Errorf("tablebase %s: %w", o.cfg.TBDir, err)
+				vs.diskErr = err
 			}
 			return
 		}

@@ -245,12 +245,7 @@ func (o *Oracle) query(ctx context.Context, vs *variantState, p position.Positio
 		return err
 	}
 	if disk == nil {
-		where := o.cfg.TBDir
-		if o.cfg.NoTB || where == "" {
-			return fmt.Errorf("%w for %s", ErrNoTablebase, v.Name)
-		}
-		return fmt.Errorf("%w for %s in %s (build one with `mancala build %s --max-seeds N`, or use `mancala solve`)",
-			ErrNoTablebase, v.Name, where, v.Name)
+		return fmt.Errorf("%w for %s", ErrNoTablebase, v.Name)
 	}
 	if p.Seeds() > disk.MaxSeeds() {
 		return &NotInTablebaseError{Position: a.Position, Seeds: p.Seeds(), MaxSeeds: disk.MaxSeeds()}
