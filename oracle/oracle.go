@@ -28,7 +28,8 @@ type Config struct {
 	MemTBSeeds int
 	// Threads is the number of search threads; 0 means runtime.NumCPU().
 	Threads int
-	// HashMiB is each variant's transposition table size in MiB; 0 means
+	// HashMiB is each variant's transposition table size in MiB (one
+	// table per variant used, allocated on its first search); 0 means
 	// solver.DefaultHashMiB.
 	HashMiB int
 }
