@@ -93,8 +93,7 @@ type Answer struct {
 	// line before it, so a move back to them is a repetition; an answer
 	// from the tablebase takes each move's position as the tablebase
 	// stores it, which can differ for a move that is not best (a
-	// repetition only pulls a value toward 0). Value and BestMoves agree
-	// either way.
+	// repetition only pulls a value toward 0). Value agrees either way.
 	Moves []MoveValue `json:"moves,omitempty"`
 	// PV is the principal variation. For an exact value it is made of
 	// proven best moves only, and PVComplete says it reaches the end of
