@@ -11,7 +11,8 @@ import (
 )
 
 type playOptions struct {
-	json bool
+	json     bool
+	noStopAt bool
 }
 
 func newPlayCmd() *cobra.Command {
@@ -40,6 +41,7 @@ Notation: docs/notation.md.`,
 	}
 	c.SetFlagErrorFunc(negativeMoveError)
 	addJSONFlag(c, &opts.json)
+	c.Flags().BoolVar(&opts.noStopAt, "no-stop", false, "do not apply the 25-seed stop, as values and principal variations do not")
 	return c
 }
 
@@ -52,11 +54,11 @@ type playedMove struct {
 }
 
 type playResult struct {
-	Position   string       `json:"position"`
-	Moves      []playedMove `json:"moves"`
-	GameOver   bool         `json:"game_over"`
-	FinalScore *[2]int      `json:"final_score,omitempty"`
-	End        string       `json:"end,omitempty"`
+	Position   string             `json:"position"`
+	Moves      []playedMove       `json:"moves"`
+	GameOver   bool               `json:"game_over"`
+	FinalScore *[2]int            `json:"final_score,omitempty"`
+	End        position.EndReason `json:"end,omitempty"`
 }
 
 func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) error {
@@ -69,6 +71,9 @@ func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) er
 		return err
 	}
 	g := position.NewGame(setup)
+	if opts.noStopAt {
+		g = position.NewGameNoStopAt(setup)
+	}
 	res := playResult{Moves: []playedMove{}}
 	if g.StartPassed {
 		res.Moves = append(res.Moves, forcedPass(position.Opponent(g.Position.Player())))
@@ -122,7 +127,7 @@ func printPlay(out io.Writer, res playResult) error {
 		fmt.Fprintf(out, "player %d plays %v: captured %d\n", m.Player, m.Move, m.Captured)
 	}
 	if res.GameOver {
-		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", res.End, res.FinalScore[0], res.FinalScore[1])
+		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(res.End), res.FinalScore[0], res.FinalScore[1])
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ var commands = []func() *cobra.Command{
 	newPlayCmd,
 	newPerftCmd,
 	newSolveCmd,
+	newAnalyzeCmd,
 	newBuildCmd,
 	newQueryCmd,
 	newVerifyCmd,

@@ -75,7 +75,7 @@ func runShow(in io.Reader, out io.Writer, arg string, opts *showOptions) error {
 func showOne(out io.Writer, setup position.Setup, oneLine bool, opts *showOptions) error {
 	g := position.NewGame(setup)
 	res := showResult{Position: g.Setup.String(), Passed: g.StartPassed, GameOver: g.Over,
-		End: g.End, Moves: []showMove{}, Seeds: g.Position.Seeds()}
+		End: string(g.End), Moves: []showMove{}, Seeds: g.Position.Seeds()}
 	if g.Over {
 		res.FinalScore = &g.Final
 	} else {
@@ -97,11 +97,11 @@ func showOne(out io.Writer, setup position.Setup, oneLine bool, opts *showOption
 func printShow(out io.Writer, g *position.Game, res showResult) error {
 	fmt.Fprintln(out, res.Position)
 	if res.Passed {
-		fmt.Fprintln(out, passNote(3-g.Position.Player()))
+		fmt.Fprintln(out, passNote(position.Opponent(g.Position.Player())))
 	}
 	fmt.Fprint(out, position.Diagram(g.Variant, g.Position))
 	if g.Over {
-		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", g.End, g.Final[0], g.Final[1])
+		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(g.End), g.Final[0], g.Final[1])
 		return nil
 	}
 	fmt.Fprintf(out, "player %d to move, %d seeds on the board; legal moves:", g.Position.Player(), res.Seeds)

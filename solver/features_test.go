@@ -30,7 +30,9 @@ func TestThreadsAgree(t *testing.T) {
 			if !one.Exact {
 				continue // too hard for the budget: nothing to compare
 			}
-			three := mustSearch(t, v, p, Options{Threads: 3, HashMiB: 4, MaxNodes: 3_000_000})
+			// A node budget far beyond what one thread needed: a proof
+			// that must finish, not a race (Lazy SMP shares nodes unevenly).
+			three := mustSearch(t, v, p, Options{Threads: 3, HashMiB: 4, MaxNodes: 100 * 300_000})
 			if !three.Exact {
 				t.Errorf("%s: exact with 1 thread, not with 3", position.Format(v, p))
 				continue
@@ -47,6 +49,54 @@ func TestThreadsAgree(t *testing.T) {
 		t.Errorf("only %d positions solved exactly: too few to compare", compared)
 	}
 	t.Logf("%d positions compared", compared)
+}
+
+// TestBestMovesWithNodeLimit: issue 9's case. Under a node limit, a
+// search that proves the value also finds every best move, whatever the
+// thread count: proving which moves are best has a node budget of its own.
+// (Whether three threads prove the value within the limit at all depends
+// on how Lazy SMP shares the nodes, so only proven runs are compared.)
+func TestBestMovesWithNodeLimit(t *testing.T) {
+	v, _ := position.Lookup("akon")
+	p := mustParse(t, "akon:0,0,3,0,3,1,0/0,2,1,0,0,0,0:2")
+	var first Result
+	for i, threads := range []int{1, 3, 3} {
+		res := mustSearch(t, v, p, Options{Threads: threads, HashMiB: 4, MaxNodes: 3_000_000})
+		if i == 0 {
+			first = res
+			if !res.Exact {
+				t.Fatal("one thread did not prove the value within the limit")
+			}
+		}
+		if res.Exact && (!res.BestMovesComplete || res.Value != first.Value || !slices.Equal(res.BestMoves, first.BestMoves)) {
+			t.Errorf("%d threads: value %d, best %v (complete %v); 1 thread: %d, %v",
+				threads, res.Value, res.BestMoves, res.BestMovesComplete, first.Value, first.BestMoves)
+		}
+	}
+}
+
+// TestEstimateListsEveryBestMove: an estimate with every move valued
+// lists as best every move whose estimate equals the value (the oware
+// start, depth 3: not proven).
+func TestEstimateListsEveryBestMove(t *testing.T) {
+	v, _ := position.Lookup("oware")
+	res := mustSearch(t, v, v.Start(), Options{Threads: 1, HashMiB: 4, MaxDepth: 3, AllMoves: true})
+	if res.Exact {
+		t.Fatal("the oware start proven at depth 3")
+	}
+	var want []int
+	top := res.Moves[0].Value
+	for _, m := range res.Moves {
+		top = max(top, m.Value)
+	}
+	for _, m := range res.Moves {
+		if m.Value == top {
+			want = append(want, m.Move)
+		}
+	}
+	if res.Value != top || !slices.Equal(res.BestMoves, want) {
+		t.Errorf("value %d, best %v; moves %+v", res.Value, res.BestMoves, res.Moves)
+	}
 }
 
 func mustSearch(t *testing.T, v *position.Variant, p position.Position, opts Options) Result {
