@@ -104,7 +104,7 @@ func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) er
 // playMove parses one move of g's variant and plays it.
 func playMove(g *position.Game, text string) (position.Played, error) {
 	if g.Over {
-		return position.Played{}, fmt.Errorf("move %s: the game is over (%s)", text, g.End)
+		return position.Played{}, fmt.Errorf("move %s: the game is over (%s)", text, endProse(g.End))
 	}
 	pit, err := g.Variant.ParseMove(text)
 	if err != nil {

@@ -94,9 +94,9 @@ func queryError(err error, setup position.Setup, flag string) error {
 	var notIn *oracle.NotInTablebaseError
 	switch {
 	case errors.As(err, &notIn):
-		return &ExitError{Code: exitNotInTablebase, Err: fmt.Errorf("%w; %s", err, buildHint(setup.Variant, seeds, flag, setup.String()))}
+		return &ExitError{Code: exitNotInTablebase, Err: fmt.Errorf("%w: %s", err, buildHint(setup.Variant, seeds, flag, setup.String()))}
 	case errors.Is(err, oracle.ErrNoTablebase):
-		return fmt.Errorf("no %s tablebase in %s: %s", setup.Variant.Name, tbDir(flag), buildHint(setup.Variant, seeds, flag, setup.String()))
+		return fmt.Errorf("no tablebase in %s: %s", tbDir(flag), buildHint(setup.Variant, seeds, flag, setup.String()))
 	}
 	return err
 }

@@ -138,7 +138,7 @@ type NotInTablebaseError struct {
 }
 
 func (e *NotInTablebaseError) Error() string {
-	return fmt.Sprintf("%s: not in the tablebase (built up to %d seeds): it has %d", e.Position, e.MaxSeeds, e.Seeds)
+	return fmt.Sprintf("%s: not in the tablebase (built up to %d seeds, this position has %d)", e.Position, e.MaxSeeds, e.Seeds)
 }
 
 // newAnswer starts the answer for s.
