@@ -120,8 +120,16 @@ type builder struct {
 	v     *position.Variant
 	ix    *Index
 	opts  BuildOptions
-	lower [][]int8 // values of the layers done so far, by seed count
-	edges int64    // moves inside the layer just solved
+	lower [][]int8   // values of the layers done so far, by seed count
+	dists [][]uint16 // their distances, kept only by BuildMemory
+	edges int64      // moves inside the layer just solved
+}
+
+// solved is one layer's result.
+type solved struct {
+	values []int8
+	dist   []uint16
+	method string
 }
 
 // lowerBytes returns the bytes of the finished layers held in memory.
@@ -138,6 +146,9 @@ func (b *builder) lowerBytes() int64 {
 func (b *builder) resume() error {
 	infos, err := b.s.layers(b.v)
 	if err != nil {
+		return err
+	}
+	if infos, err = b.s.dropOtherFormats(b.v, infos); err != nil {
 		return err
 	}
 	for _, info := range complete(infos) {
@@ -160,11 +171,16 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 	if size >= 1<<32 {
 		return LayerInfo{}, fmt.Errorf("layer %d: %d positions, more than this builder indexes (2^32)", n, size)
 	}
-	values, method, err := b.solve(ctx, n, size)
+	res, err := b.solve(ctx, n, size)
 	if err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: %w", n, err)
 	}
-	blocks, stored, err := b.encode(ctx, values)
+	values := res.values
+	blocks, stored, err := encodeBlocks(ctx, b.opts.Threads, values, b.s.encodeBlock)
+	if err != nil {
+		return LayerInfo{}, fmt.Errorf("layer %d: %w", n, err)
+	}
+	distBlocks, distStored, err := encodeBlocks(ctx, b.opts.Threads, res.dist, b.s.encodeDistanceBlock)
 	if err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: %w", n, err)
 	}
@@ -172,8 +188,12 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 		Variant: b.v.Name, RulesVersion: position.RulesVersion, Seeds: n,
 		Positions: size, BlockSize: BlockSize, Blocks: len(blocks),
 		Checksum: xxhash.Sum64(int8Bytes(values)), StoredBytes: stored,
-		InnerMoves: b.edges, Method: method, BuiltAt: began.UTC(), ToolVersion: ToolVersion,
-		Seconds: time.Since(began).Seconds(),
+		InnerMoves: b.edges, Method: res.method, BuiltAt: began.UTC(), ToolVersion: ToolVersion,
+		Seconds: time.Since(began).Seconds(), Format: Format,
+		DistanceChecksum: distanceChecksum(res.dist), DistanceBytes: distStored, MaxDistance: maxOf(res.dist),
+	}
+	if err := b.s.putDistances(b.v, n, distBlocks); err != nil {
+		return LayerInfo{}, fmt.Errorf("layer %d: storing: %w", n, err)
 	}
 	if err := b.s.putLayer(b.v, info, blocks); err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: storing: %w", n, err)
@@ -183,18 +203,20 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 	return info, nil
 }
 
-// solve computes layer n's values, choosing the method by the budget.
-func (b *builder) solve(ctx context.Context, n int, size int64) ([]int8, string, error) {
-	// The least any method needs: the lower layers, exit and count, and
-	// two value arrays (the iteration's current and next sweep).
-	base := b.lowerBytes() + 4*size
+// solve computes layer n's values and distances, choosing the method by
+// the budget.
+func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) {
+	// The least any method needs: the lower layers, exit, count and the
+	// terminal bits, and the iteration's two value arrays and distances.
+	base := b.lowerBytes() + 6*size + size/8
 	if base > b.opts.MemBytes {
-		return nil, "", fmt.Errorf("a memory budget of %d bytes is too small: this layer needs at least %d", b.opts.MemBytes, base)
+		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small: this layer needs at least %d", b.opts.MemBytes, base)
 	}
 	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: b.lower,
 		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress)}
 	// The graph method's peak: the per-part counters with start and from
-	// while reversing, then start, from and the propagation state.
+	// while reversing, then start, from, the propagation state, values
+	// and distances.
 	parts := int64(s.parts())
 	var indeg [][]uint16
 	if b.opts.Method != MethodIteration && base+2*parts*size <= b.opts.MemBytes {
@@ -203,39 +225,49 @@ func (b *builder) solve(ctx context.Context, n int, size int64) ([]int8, string,
 		}
 	}
 	if err := s.scan(ctx, indeg); err != nil {
-		return nil, "", err
+		return solved{}, err
 	}
-	graphBytes := base + 4*(size+1) + 4*s.edges + max(2*parts*size, 8*size)
+	b.edges = s.edges
+	graphBytes := base + 4*(size+1) + 4*s.edges + s.edges/8*min(s.keeps, 1) + max(2*parts*size, 8*size)
 	if indeg != nil && s.edges < 1<<32 && graphBytes <= b.opts.MemBytes {
 		g, err := s.reverse(ctx, indeg)
 		if err != nil {
-			return nil, "", err
+			return solved{}, err
 		}
+		indeg = nil
 		debug.FreeOSMemory() // the counters are dead now: collect them to keep the peak down
-		values, err := s.propagate(ctx, g)
-		b.edges = s.edges
-		return values, "graph", err
+		values, dist, err := s.propagate(ctx, g)
+		return solved{values, dist, "graph"}, err
 	}
 	if b.opts.Method == MethodGraph {
-		return nil, "", fmt.Errorf("a memory budget of %d bytes is too small for the graph method: it needs %d", b.opts.MemBytes, graphBytes)
+		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small for the graph method: it needs %d", b.opts.MemBytes, graphBytes)
 	}
-	values, err := s.iterate(ctx)
-	b.edges = s.edges
-	return values, "iteration", err
+	values, dist, err := s.iterate(ctx)
+	return solved{values, dist, "iteration"}, err
 }
 
-// encode compresses a layer's values into blocks, in parallel, and
-// returns them with their total size.
-func (b *builder) encode(ctx context.Context, values []int8) ([][]byte, int64, error) {
+// maxOf returns the largest distance, 0 for none.
+func maxOf(dist []uint16) int {
+	m := uint16(0)
+	for _, d := range dist {
+		m = max(m, d)
+	}
+	return int(m)
+}
+
+// encodeBlocks compresses a layer's values (or distances) into blocks of
+// BlockSize, in parallel on threads workers, and returns them with their
+// total size.
+func encodeBlocks[T any](ctx context.Context, threads int, values []T, encode func([]T) []byte) ([][]byte, int64, error) {
 	blocks := make([][]byte, (int64(len(values))+BlockSize-1)/BlockSize)
 	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(b.opts.Threads)
+	g.SetLimit(threads)
 	for i := range blocks {
 		g.Go(func() error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			blocks[i] = b.s.encodeBlock(values[i*BlockSize : min((i+1)*BlockSize, len(values))])
+			blocks[i] = encode(values[i*BlockSize : min((i+1)*BlockSize, len(values))])
 			return nil
 		})
 	}

@@ -34,6 +34,7 @@ type Prober struct {
 	cached int64      // bytes of cached blocks
 	limit  int64
 	err    atomic.Pointer[error]
+	dist   *blockCache[uint16] // decoded distance blocks (distance.go)
 }
 
 // proberLayer is one layer's metadata and its cache slots, one a block.
@@ -55,6 +56,10 @@ func OpenProber(dir string, v *position.Variant) (*Prober, error) {
 		return nil, err
 	}
 	pr := &Prober{s: s, v: v, ix: NewIndex(v.Pits), limit: DefaultCacheBytes}
+	if err := checkFormat(dir, v, complete(infos)); err != nil {
+		s.close()
+		return nil, err
+	}
 	for _, info := range complete(infos) {
 		if info.BlockSize != BlockSize {
 			s.close()
@@ -63,6 +68,7 @@ func OpenProber(dir string, v *position.Variant) (*Prober, error) {
 		pr.layers = append(pr.layers, proberLayer{info: info, blocks: make([]atomic.Pointer[[]int8], info.Blocks)})
 	}
 	pr.maxSeeds = len(pr.layers) - 1
+	pr.dist = newDistanceCache(pr.layers, DefaultCacheBytes)
 	return pr, nil
 }
 
@@ -141,6 +147,7 @@ func (pr *Prober) SetCacheBytes(limit int64) {
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
 	pr.limit = limit
+	pr.dist.setLimit(limit)
 }
 
 // Err returns the first error met while reading a block, if any: the

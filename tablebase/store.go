@@ -27,7 +27,7 @@ const BlockSize = 1 << 16
 
 // ToolVersion names the builder in each layer's metadata; bump it when the
 // stored format changes.
-const ToolVersion = "mancala-tablebase/1"
+const ToolVersion = "mancala-tablebase/2"
 
 // ErrInUse is returned (wrapped, with the directory) when another process
 // holds the tablebase: a build excludes everyone else; probers, verify and
@@ -46,6 +46,7 @@ var ErrNoTablebase = errors.New("no tablebase")
 //	       -> JSON LayerInfo; written last, so present only for a complete layer
 //	block: 'B' | variant ID (1 byte) | rules version (2) | seeds (1) | block (4)
 //	       -> zstd frame (with its checksum) of up to BlockSize int8 values
+//	dist:  'D' | the same as block -> the block's distances (distance.go)
 //
 // The rules version is position.RulesVersion: after a rule change, keys
 // differ, so layers built under other rules are simply absent.
@@ -89,6 +90,12 @@ type LayerInfo struct {
 	Seconds      float64   `json:"seconds"`      // wall time to build the layer
 	BuiltAt      time.Time `json:"built_at"`
 	ToolVersion  string    `json:"tool_version"`
+	// Format is the stored format (distance.go); 0 for layers written
+	// before it was recorded.
+	Format           int    `json:"format,omitempty"`
+	DistanceChecksum uint64 `json:"distance_xxhash64,omitempty"` // of the distances as little-endian uint16s
+	DistanceBytes    int64  `json:"distance_bytes,omitempty"`    // compressed size of the distance blocks
+	MaxDistance      int    `json:"max_distance,omitempty"`      // the longest distance in the layer, plies
 }
 
 // store is an open tablebase directory.

@@ -152,9 +152,9 @@ func (s *layerSolver) derive(p position.Position, values []int8, buf *[position.
 	for j := range buf[:nm] {
 		m := &buf[j]
 		if m.Captured > 0 {
-			best = max(best, int(s.exitValue(m)))
+			best = max(best, int(s.exitValue(p, m)))
 		} else {
-			best = max(best, -int(values[s.ix.Rank(m.Next)]))
+			best = max(best, m.Value(p, int(values[s.ix.Rank(m.Next)])))
 		}
 	}
 	return best
