@@ -18,19 +18,19 @@ import (
 type Method int
 
 const (
-	// MethodAuto uses the predecessor graph when it fits in the memory
-	// budget, else value iteration.
+	// MethodAuto un-sows where the variant allows it (awari, oware), else
+	// uses the predecessor graph when it fits in the memory budget; value
+	// iteration when neither fits.
 	MethodAuto Method = iota
 	// MethodGraph always builds the predecessor graph (error if it does
 	// not fit).
 	MethodGraph
 	// MethodIteration always uses value iteration (least memory).
 	MethodIteration
+	// MethodUnsow generates predecessors by un-sowing instead of storing
+	// a graph (unsow.go): awari and oware only, about 7 bytes a position.
+	MethodUnsow
 )
-
-// DefaultMemBytes is the memory budget when BuildOptions.MemBytes is 0:
-// enough for awari and oware to 20 seeds by the graph method.
-const DefaultMemBytes = 8 << 30
 
 // BuildOptions configures Build.
 type BuildOptions struct {
@@ -42,7 +42,8 @@ type BuildOptions struct {
 	Threads int
 	// MemBytes bounds the bytes of the value arrays, counters and graph
 	// held at once (Badger's and the runtime's own memory come on top,
-	// some tens of MiB); 0 means DefaultMemBytes.
+	// some tens of MiB); 0 means DefaultMemBytes(). A budget too small
+	// for a layer to build fails before the first layer is built.
 	MemBytes int64
 	// Method forces a solving method; the zero value chooses by memory.
 	Method Method
@@ -50,6 +51,9 @@ type BuildOptions struct {
 	// total work units of that layer (3 per position). Calls never
 	// overlap, and done never decreases within a layer.
 	Progress func(layer int, done, total int64)
+	// LayerStart, when not nil, is called before each layer is built,
+	// with the method and memory expected for it.
+	LayerStart func(LayerPlan)
 	// LayerDone, when not nil, is called after each layer is stored.
 	LayerDone func(LayerInfo)
 }
@@ -82,13 +86,19 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 		return stats, err
 	}
 	defer s.close()
-	b := &builder{s: s, v: v, ix: NewIndex(v.Pits), opts: opts}
+	b := &builder{s: s, v: v, ix: NewIndex(v.Pits), opts: opts, movesPerPosition: 3.3}
 	if err := b.resume(); err != nil {
 		return stats, err
 	}
 	stats.Resumed = len(b.lower)
 	stats.MaxSeeds = len(b.lower) - 1
+	if err := b.checkBudget(len(b.lower)); err != nil {
+		return stats, err
+	}
 	for n := len(b.lower); n <= opts.MaxSeeds; n++ {
+		if opts.LayerStart != nil {
+			opts.LayerStart(b.plan(n, b.movesPerPosition))
+		}
 		info, err := b.layer(ctx, n)
 		if err != nil {
 			return stats, err
@@ -97,6 +107,7 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 			opts.LayerDone(info)
 		}
 		stats.Layers = append(stats.Layers, info)
+		b.movesPerPosition = float64(info.InnerMoves) / float64(info.Positions)
 		stats.Positions += info.Positions
 		stats.MaxSeeds = n
 	}
@@ -109,7 +120,7 @@ func withDefaults(opts BuildOptions) BuildOptions {
 		opts.Threads = runtime.GOMAXPROCS(0)
 	}
 	if opts.MemBytes <= 0 {
-		opts.MemBytes = DefaultMemBytes
+		opts.MemBytes = DefaultMemBytes()
 	}
 	return opts
 }
@@ -123,6 +134,8 @@ type builder struct {
 	lower [][]int8   // values of the layers done so far, by seed count
 	dists [][]uint16 // their distances, kept only by BuildMemory
 	edges int64      // moves inside the layer just solved
+
+	movesPerPosition float64 // of the last layer built, to plan the next
 }
 
 // solved is one layer's result.
@@ -160,6 +173,7 @@ func (b *builder) resume() error {
 			return fmt.Errorf("resuming: %w", err)
 		}
 		b.lower = append(b.lower, values)
+		b.movesPerPosition = float64(info.InnerMoves) / float64(info.Positions)
 	}
 	return nil
 }
@@ -214,6 +228,15 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 	}
 	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: b.lower,
 		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress)}
+	if b.useUnsow(n) {
+		if err := s.scan(ctx, nil); err != nil {
+			return solved{}, err
+		}
+		b.edges = s.edges
+		s.prog.reach(2 * size) // no reverse pass
+		values, dist, err := s.propagate(ctx, nil)
+		return solved{values, dist, "unsow"}, err
+	}
 	// The graph method's peak: the per-part counters with start and from
 	// while reversing, then start, from, the propagation state, values
 	// and distances.
@@ -244,6 +267,18 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 	}
 	values, dist, err := s.iterate(ctx)
 	return solved{values, dist, "iteration"}, err
+}
+
+// useUnsow reports whether layer n is solved by un-sowing: asked for, or
+// chosen by MethodAuto where the variant allows it and it fits.
+func (b *builder) useUnsow(n int) bool {
+	switch b.opts.Method {
+	case MethodUnsow:
+		return true
+	case MethodAuto:
+		return canUnsow(b.v) && b.unsowLayerBytes(n) <= b.opts.MemBytes
+	}
+	return false
 }
 
 // maxOf returns the largest distance, 0 for none.
