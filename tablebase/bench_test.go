@@ -3,10 +3,15 @@ package tablebase
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
+
+	"mancala/position"
 )
 
 // BenchmarkBuild builds awari from scratch to benchSeeds by un-sowing and
@@ -39,4 +44,46 @@ func BenchmarkBuild(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkProbeDeep probes random positions of a tablebase far larger
+// than the prober's block cache (awari to 12 seeds, 2.6 million positions
+// in 41 blocks of values and 41 of distances, against a cache of 4
+// blocks of each), the situation of a search probing a deep tablebase: it
+// reports the median and the 90th percentile of one probe's time, value
+// and distance (most probes miss the cache and decode a block).
+func BenchmarkProbeDeep(b *testing.B) {
+	v := lookup(b, "awari")
+	const seeds = 12
+	dir := b.TempDir()
+	if _, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: seeds}); err != nil {
+		b.Fatal(err)
+	}
+	pr, err := OpenProber(dir, v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pr.Close()
+	pr.SetCacheBytes(4 * BlockSize * 2)
+	ix := NewIndex(v.Pits)
+	rng := rand.New(rand.NewPCG(1, 2))
+	positions := make([]position.Position, 4096)
+	for i := range positions {
+		n := seeds - rng.IntN(3)
+		positions[i] = ix.Unrank(n, rng.Uint64N(uint64(ix.Size(n))))
+	}
+	times := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := positions[i%len(positions)]
+		began := time.Now()
+		if _, _, ok := pr.ProbeDistance(p); !ok {
+			b.Fatal(pr.Err())
+		}
+		times = append(times, time.Since(began))
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "median-ns/probe")
+	b.ReportMetric(float64(times[len(times)*9/10].Nanoseconds()), "p90-ns/probe")
 }

@@ -3,6 +3,7 @@ package tablebase
 import (
 	"context"
 	"errors"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -64,7 +65,8 @@ func (s *layerSolver) propagate(ctx context.Context, g *graph) ([]int8, []uint16
 			return nil, nil, err
 		}
 	}
-	s.exit = nil // not needed any more: lower the peak
+	s.exit = nil // not needed any more: collect it (and count) before the
+	freeLarge(s.size) // outputs are allocated, to keep the peak at state + outputs
 	values := make([]int8, s.size)
 	dist := make([]uint16, s.size)
 	hugePages(values)
@@ -73,6 +75,8 @@ func (s *layerSolver) propagate(ctx context.Context, g *graph) ([]int8, []uint16
 		values[i] = stateValue(st) // unresolved states hold value 0, distance 0
 		dist[i] = stateDistance(st)
 	}
+	state = nil
+	freeLarge(s.size) // and the state, before the layer is compressed
 	s.prog.reach(3 * s.size)
 	return values, dist, nil
 }
@@ -224,4 +228,14 @@ func resolveAlone(st *uint32, lost bool, k int8, dist uint16) bool {
 	nu := afterResolution(old, lost, k, dist)
 	*st = nu
 	return nu&resolved != 0
+}
+
+// freeLarge returns dead arrays to the system at once when a layer is
+// large enough for them to matter (a forced collection costs little
+// beside such a layer, and the collector would otherwise let the heap
+// grow to twice what is live).
+func freeLarge(positions int64) {
+	if positions >= 1<<20 {
+		debug.FreeOSMemory()
+	}
 }
