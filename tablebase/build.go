@@ -51,6 +51,11 @@ type BuildOptions struct {
 	// total work units of that layer (3 per position). Calls never
 	// overlap, and done never decreases within a layer.
 	Progress func(layer int, done, total int64)
+	// Parts, when above 1, splits each layer's propagation into that many
+	// rank ranges owned by workers that exchange batched updates, the
+	// shape of a build across machines (partition.go); 0 or 1 shares the
+	// layer's state between the threads, which is faster on one machine.
+	Parts int
 	// LayerStart, when not nil, is called before each layer is built,
 	// with the method and memory expected for it.
 	LayerStart func(LayerPlan)
@@ -227,7 +232,7 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small: this layer needs at least %d", b.opts.MemBytes, base)
 	}
 	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: b.lower,
-		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress)}
+		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress), partitions: b.opts.Parts}
 	if b.useUnsow(n) {
 		if err := s.scan(ctx, nil); err != nil {
 			return solved{}, err

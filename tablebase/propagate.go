@@ -54,18 +54,35 @@ const frontierChunk = 1 << 12
 // from its first (shortest) winning move, a loser by its last (longest)
 // losing one.
 func (s *layerSolver) propagate(ctx context.Context, g *graph) ([]int8, []uint16, error) {
+	if s.partitions > 1 {
+		return s.propagateParts(ctx, g, s.partitions, localExchange{})
+	}
+	state := s.initState()
+	for k := int8(s.n); k >= 1; k-- {
+		if err := s.threshold(ctx, k, g, state); err != nil {
+			return nil, nil, err
+		}
+	}
+	values, dist := s.finish(state)
+	freeLarge(s.size) // the state, before the layer is compressed
+	return values, dist, nil
+}
+
+// initState returns the propagation state before the first threshold:
+// each position's count, unresolved.
+func (s *layerSolver) initState() []uint32 {
 	state := make([]uint32, s.size)
 	hugePages(state)
 	for i, c := range s.count {
 		state[i] = uint32(c)
 	}
 	s.count = nil
-	for k := int8(s.n); k >= 1; k-- {
-		if err := s.threshold(ctx, k, g, state); err != nil {
-			return nil, nil, err
-		}
-	}
-	s.exit = nil // not needed any more: collect it (and count) before the
+	return state
+}
+
+// finish turns the final state into values and distances.
+func (s *layerSolver) finish(state []uint32) ([]int8, []uint16) {
+	s.exit = nil      // not needed any more: collect it (and count) before the
 	freeLarge(s.size) // outputs are allocated, to keep the peak at state + outputs
 	values := make([]int8, s.size)
 	dist := make([]uint16, s.size)
@@ -75,10 +92,8 @@ func (s *layerSolver) propagate(ctx context.Context, g *graph) ([]int8, []uint16
 		values[i] = stateValue(st) // unresolved states hold value 0, distance 0
 		dist[i] = stateDistance(st)
 	}
-	state = nil
-	freeLarge(s.size) // and the state, before the layer is compressed
 	s.prog.reach(3 * s.size)
-	return values, dist, nil
+	return values, dist
 }
 
 // threshold grows the attractors of threshold k, one distance level at a
@@ -110,30 +125,7 @@ func (s *layerSolver) seed(ctx context.Context, k int8, state []uint32) ([]uint3
 	var mu sync.Mutex
 	var ends, captures []uint32
 	err := s.forChunks(ctx, func(lo, hi int64) error {
-		var localEnds, localCaptures []uint32
-		for i := lo; i < hi; i++ {
-			st := state[i]
-			if st&resolved != 0 || (s.exit[i] != k && s.exit[i] != -k) {
-				continue
-			}
-			dist := uint16(1)
-			if s.isTerminal(i) {
-				dist = 0
-			}
-			if s.exit[i] == k {
-				st = resolvedAt(k, dist)
-			} else if st--; st&0xff == 0 {
-				st = resolvedAt(-k, dist)
-			}
-			state[i] = st
-			switch {
-			case st&resolved == 0:
-			case dist == 0:
-				localEnds = append(localEnds, uint32(i))
-			default:
-				localCaptures = append(localCaptures, uint32(i))
-			}
-		}
+		localEnds, localCaptures := s.seedRange(lo, hi, k, state)
 		mu.Lock()
 		ends = append(ends, localEnds...)
 		captures = append(captures, localCaptures...)
@@ -141,6 +133,34 @@ func (s *layerSolver) seed(ctx context.Context, k int8, state []uint32) ([]uint3
 		return nil
 	})
 	return ends, captures, err
+}
+
+// seedRange is seed over ranks [lo, hi).
+func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32) (ends, captures []uint32) {
+	for i := lo; i < hi; i++ {
+		st := state[i]
+		if st&resolved != 0 || (s.exit[i] != k && s.exit[i] != -k) {
+			continue
+		}
+		dist := uint16(1)
+		if s.isTerminal(i) {
+			dist = 0
+		}
+		if s.exit[i] == k {
+			st = resolvedAt(k, dist)
+		} else if st--; st&0xff == 0 {
+			st = resolvedAt(-k, dist)
+		}
+		state[i] = st
+		switch {
+		case st&resolved == 0:
+		case dist == 0:
+			ends = append(ends, uint32(i))
+		default:
+			captures = append(captures, uint32(i))
+		}
+	}
+	return ends, captures
 }
 
 // expand resolves the predecessors of the frontier's positions at
@@ -157,26 +177,14 @@ func (s *layerSolver) expand(ctx context.Context, k int8, g *graph, state []uint
 	}
 	err := parallel(ctx, s.threads, int64(len(frontier)), frontierChunk, func(lo, hi int64) error {
 		var local []uint32
-		var u *unsower
-		if g == nil {
-			u = newUnsower(s)
-		}
+		preds := s.predecessors(g)
 		for _, q := range frontier[lo:hi] {
 			lost := stateValue(atomic.LoadUint32(&state[q])) < 0 // resolved: never changes
-			if u != nil {
-				u.predecessors(q, func(p uint32) {
-					if resolve(&state[p], lost, k, dist) {
-						local = append(local, p)
-					}
-				})
-				continue
-			}
-			for e := g.start[q]; e < g.start[q+1]; e++ {
-				p := g.from[e]
-				if resolve(&state[p], lost != g.keepsMover(e), k, dist) {
+			preds(q, func(p uint32, keeps bool) {
+				if resolve(&state[p], lost != keeps, k, dist) {
 					local = append(local, p)
 				}
-			}
+			})
 		}
 		mu.Lock()
 		next = append(next, local...)
@@ -185,6 +193,23 @@ func (s *layerSolver) expand(ctx context.Context, k int8, g *graph, state []uint
 		return nil
 	})
 	return next, err
+}
+
+// predecessors returns, for one worker, the function that lists the
+// in-layer predecessors of a position: from the graph g, or by un-sowing
+// when g is nil. keeps tells a move that keeps the mover.
+func (s *layerSolver) predecessors(g *graph) func(q uint32, fn func(p uint32, keeps bool)) {
+	if g == nil {
+		u := newUnsower(s)
+		return func(q uint32, fn func(p uint32, keeps bool)) {
+			u.predecessors(q, func(p uint32) { fn(p, false) })
+		}
+	}
+	return func(q uint32, fn func(p uint32, keeps bool)) {
+		for e := g.start[q]; e < g.start[q+1]; e++ {
+			fn(g.from[e], g.keepsMover(e))
+		}
+	}
 }
 
 // resolveFrom applies to an unresolved predecessor what its successor's

@@ -32,6 +32,9 @@ type layerSolver struct {
 	lower   [][]int8 // values of layers 0..n-1
 	threads int
 	prog    *progress
+	// partitions, when above 1, splits propagation into that many rank
+	// ranges exchanging batched updates (partition.go).
+	partitions int
 
 	// Filled by scan: the best value among the moves that capture (they
 	// leave the layer) or the terminal value, else noExit; and the number

@@ -1,6 +1,7 @@
 package tablebase
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -54,4 +55,28 @@ func layerSums(t *testing.T, dir string, v *position.Variant) [][2]uint64 {
 		sums = append(sums, [2]uint64{info.Checksum, info.DistanceChecksum})
 	}
 	return sums
+}
+
+// TestPartitionedMatchesShared: a layer split into rank ranges that
+// exchange batched updates (partition.go) gets the same values and
+// distances as the shared-memory propagation, by un-sowing (awari) and on
+// the graph (akon, djenon-abe).
+func TestPartitionedMatchesShared(t *testing.T) {
+	seeds := 9
+	if testing.Short() {
+		seeds = 7
+	}
+	for _, name := range []string{"awari", "akon", "djenon-abe"} {
+		v := lookup(t, name)
+		t.Run(name, func(t *testing.T) {
+			want := layerSums(t, build(t, v, seeds, MethodAuto), v)
+			dir := t.TempDir()
+			if _, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: seeds, Threads: 2, Parts: 3}); err != nil {
+				t.Fatal(err)
+			}
+			if got := layerSums(t, dir, v); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("partitioned checksums\n%x\nwant\n%x", got, want)
+			}
+		})
+	}
 }
