@@ -148,6 +148,7 @@ type solved struct {
 	values []int8
 	dist   []uint16
 	method string
+	rounds int
 }
 
 // lowerBytes returns the bytes of the finished layers held in memory.
@@ -210,6 +211,7 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 		InnerMoves: b.edges, Method: res.method, BuiltAt: began.UTC(), ToolVersion: ToolVersion,
 		Seconds: time.Since(began).Seconds(), Format: Format,
 		DistanceChecksum: distanceChecksum(res.dist), DistanceBytes: distStored, MaxDistance: maxOf(res.dist),
+		Rounds: res.rounds,
 	}
 	if err := b.s.putDistances(b.v, n, distBlocks); err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: storing: %w", n, err)
@@ -240,7 +242,7 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 		b.edges = s.edges
 		s.prog.reach(2 * size) // no reverse pass
 		values, dist, err := s.propagate(ctx, nil)
-		return solved{values, dist, "unsow"}, err
+		return solved{values, dist, "unsow", s.rounds}, err
 	}
 	// The graph method's peak: the per-part counters with start and from
 	// while reversing, then start, from, the propagation state, values
@@ -265,13 +267,13 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 		indeg = nil
 		debug.FreeOSMemory() // the counters are dead now: collect them to keep the peak down
 		values, dist, err := s.propagate(ctx, g)
-		return solved{values, dist, "graph"}, err
+		return solved{values, dist, "graph", s.rounds}, err
 	}
 	if b.opts.Method == MethodGraph {
 		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small for the graph method: it needs %d", b.opts.MemBytes, graphBytes)
 	}
 	values, dist, err := s.iterate(ctx)
-	return solved{values, dist, "iteration"}, err
+	return solved{values, dist, "iteration", 0}, err
 }
 
 // useUnsow reports whether layer n is solved by un-sowing: asked for, or

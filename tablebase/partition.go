@@ -98,6 +98,7 @@ func (pp *partitioned) threshold(ctx context.Context, k int8) error {
 		if level >= MaxDistance {
 			return errDistance
 		}
+		pp.s.rounds++
 		out := make([][]Batch, pp.parts)
 		pp.each(ctx, func(t int) { out[t] = pp.expand(now[t], k) })
 		in, err := pp.ex.Exchange(ctx, out)

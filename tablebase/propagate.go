@@ -106,6 +106,7 @@ func (s *layerSolver) threshold(ctx context.Context, k int8, g *graph, state []u
 			return errDistance
 		}
 		var next []uint32
+		s.rounds++
 		next, err = s.expand(ctx, k, g, state, now, uint16(level+1))
 		if level == 0 {
 			next, later = append(next, later...), nil

@@ -35,6 +35,7 @@ type layerSolver struct {
 	// partitions, when above 1, splits propagation into that many rank
 	// ranges exchanging batched updates (partition.go).
 	partitions int
+	rounds     int // propagation rounds so far: one a distance level of a threshold
 
 	// Filled by scan: the best value among the moves that capture (they
 	// leave the layer) or the terminal value, else noExit; and the number

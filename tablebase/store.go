@@ -96,6 +96,7 @@ type LayerInfo struct {
 	DistanceChecksum uint64 `json:"distance_xxhash64,omitempty"` // of the distances as little-endian uint16s
 	DistanceBytes    int64  `json:"distance_bytes,omitempty"`    // compressed size of the distance blocks
 	MaxDistance      int    `json:"max_distance,omitempty"`      // the longest distance in the layer, plies
+	Rounds           int    `json:"rounds,omitempty"`            // propagation rounds (distance levels over all thresholds)
 }
 
 // store is an open tablebase directory.

@@ -159,7 +159,7 @@ func proveValue(v *position.Variant, ref map[position.Position]int, p position.P
 	return lo >= want && hi <= want, true
 }
 
-// TestMemoryBudget: a budget too small for the graph of the larger layers
+// TestMemoryBudget: a budget too small for un-sowing in the larger layers
 // makes them fall back to value iteration, with the same values; one too
 // small for the values themselves is an error naming the layer, before any
 // layer is built (layer 7: layers 0..6 hold C(18,12) = 18564 bytes, and
@@ -172,8 +172,8 @@ func TestMemoryBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if first, last := stats.Layers[0].Method, stats.Layers[9].Method; first != "graph" || last != "iteration" {
-		t.Errorf("methods: layer 0 %s, layer 9 %s; want graph, then iteration", first, last)
+	if first, last := stats.Layers[0].Method, stats.Layers[9].Method; first != "unsow" || last != "iteration" {
+		t.Errorf("methods: layer 0 %s, layer 9 %s; want unsow, then iteration", first, last)
 	}
 	if got := checksums(t, dir, v); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("checksums with a small budget\n%x\nwant\n%x", got, want)
