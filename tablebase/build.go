@@ -51,6 +51,12 @@ type BuildOptions struct {
 	// total work units of that layer (3 per position). Calls never
 	// overlap, and done never decreases within a layer.
 	Progress func(layer int, done, total int64)
+	// LowerCacheBytes, when above 0, makes the build read the layers
+	// below the one it builds from the store through a cache of decoded
+	// blocks of this many bytes; 0 keeps them in memory while they fit
+	// beside the layer, and switches to such a cache of what the budget
+	// leaves when they do not.
+	LowerCacheBytes int64
 	// Parts, when above 1, splits each layer's propagation into that many
 	// rank ranges owned by workers that exchange batched updates, the
 	// shape of a build across machines (partition.go); 0 or 1 shares the
@@ -136,7 +142,9 @@ type builder struct {
 	v     *position.Variant
 	ix    *Index
 	opts  BuildOptions
-	lower [][]int8   // values of the layers done so far, by seed count
+	lower [][]int8   // values of the layers done so far, by seed count (nil once lowerDropped)
+	// lowerDropped: the lower layers are read from disk (lower.go).
+	lowerDropped bool
 	dists [][]uint16 // their distances, kept only by BuildMemory
 	edges int64      // moves inside the layer just solved
 
@@ -149,15 +157,6 @@ type solved struct {
 	dist   []uint16
 	method string
 	rounds int
-}
-
-// lowerBytes returns the bytes of the finished layers held in memory.
-func (b *builder) lowerBytes() int64 {
-	total := int64(0)
-	for _, l := range b.lower {
-		total += int64(len(l))
-	}
-	return total
 }
 
 // resume loads the complete layers already stored (up to MaxSeeds),
@@ -177,6 +176,9 @@ func (b *builder) resume() error {
 		values, err := b.s.loadLayer(b.v, info)
 		if err != nil {
 			return fmt.Errorf("resuming: %w", err)
+		}
+		if b.lowerDropped = b.lowerDropped || b.lowerSum(info.Seeds+1) > b.opts.MemBytes/2; b.lowerDropped {
+			values = nil // checked; the build will read it from disk
 		}
 		b.lower = append(b.lower, values)
 		b.movesPerPosition = float64(info.InnerMoves) / float64(info.Positions)
@@ -219,6 +221,9 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 	if err := b.s.putLayer(b.v, info, blocks); err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: storing: %w", n, err)
 	}
+	if b.lowerDropped {
+		values = nil // the layers above read it from disk
+	}
 	b.lower = append(b.lower, values)
 	debug.FreeOSMemory() // return the layer's scratch arrays before the next, larger one
 	return info, nil
@@ -229,11 +234,29 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) {
 	// The least any method needs: the lower layers, exit, count and the
 	// terminal bits, and the iteration's two value arrays and distances.
-	base := b.lowerBytes() + 6*size + size/8
+	base := b.minLayerBytes(n)
 	if base > b.opts.MemBytes {
 		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small: this layer needs at least %d", b.opts.MemBytes, base)
 	}
-	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: b.lower,
+	own := int64(iterationBytes * float64(size))
+	if b.useUnsow(n) {
+		own = int64(unsowBytes * float64(size))
+	}
+	lower, disk, err := b.lowerSource(n, own)
+	if err != nil {
+		return solved{}, err
+	}
+	res, err := b.solveWith(ctx, n, size, lower)
+	if err == nil && disk != nil {
+		err = disk.err()
+	}
+	return res, err
+}
+
+// solveWith is solve once the lower layers' source is chosen.
+func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerValues) (solved, error) {
+	base := b.minLayerBytes(n)
+	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: lower,
 		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress), partitions: b.opts.Parts}
 	if b.useUnsow(n) {
 		if err := s.scan(ctx, nil); err != nil {

@@ -74,18 +74,21 @@ const (
 
 // unsowLayerBytes is the memory of layer n by un-sowing.
 func (b *builder) unsowLayerBytes(n int) int64 {
-	size := b.ix.Size(n)
-	return b.minLayerBytes(n) - int64(iterationBytes*float64(size)) + int64(math.Ceil(unsowBytes*float64(size)))
+	own := int64(math.Ceil(unsowBytes * float64(b.ix.Size(n))))
+	lower, _ := b.lowerHeld(n, own)
+	return lower + own
 }
 
 // minLayerBytes is the least memory layer n needs: the layers below it
-// and the iteration method's arrays.
+// (in memory, or the least cache of them) and the iteration method's
+// arrays.
 func (b *builder) minLayerBytes(n int) int64 {
-	lower := int64(0)
-	for m := 0; m < n; m++ {
-		lower += b.ix.Size(m)
+	own := int64(math.Ceil(iterationBytes * float64(b.ix.Size(n))))
+	lower, _ := b.lowerHeld(n, own)
+	if b.s != nil {
+		lower = min(lower, b.lowerSum(n), minLowerCache)
 	}
-	return lower + int64(math.Ceil(iterationBytes*float64(b.ix.Size(n))))
+	return lower + own
 }
 
 // checkBudget fails, before any layer is built, when the budget is too

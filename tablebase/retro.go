@@ -29,7 +29,7 @@ type layerSolver struct {
 	ix      *Index
 	n       int
 	size    int64
-	lower   [][]int8 // values of layers 0..n-1
+	lower   lowerValues // values of layers 0..n-1
 	threads int
 	prog    *progress
 	// partitions, when above 1, splits propagation into that many rank
@@ -90,7 +90,7 @@ func parallel(ctx context.Context, threads int, n, chunk int64, fn func(lo, hi i
 // finished) layer.
 func (s *layerSolver) exitValue(p position.Position, m *position.Move) int8 {
 	c := int(m.Captured)
-	return int8(m.Value(p, int(s.lower[s.n-c][s.ix.Rank(m.Next)])))
+	return int8(m.Value(p, int(s.lower.value(s.n-c, s.ix.Rank(m.Next)))))
 }
 
 // maxParts caps the static partition of scan and reverse: each part has

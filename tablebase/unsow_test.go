@@ -80,3 +80,30 @@ func TestPartitionedMatchesShared(t *testing.T) {
 		})
 	}
 }
+
+// TestLowerFromDisk: reading the lower layers from the store through a
+// cache of two blocks (so that blocks are evicted and read again all the
+// time) gives the same layers as holding them in memory, for a variant
+// built by un-sowing and one on the graph. (A build falls back to this by
+// itself when the lower layers do not fit beside a layer; the smallest
+// such cache, minLowerCache, is larger than the layers a test can build.)
+func TestLowerFromDisk(t *testing.T) {
+	seeds := 10
+	if testing.Short() {
+		seeds = 8
+	}
+	for _, name := range []string{"oware", "akon"} {
+		v := lookup(t, name)
+		t.Run(name, func(t *testing.T) {
+			want := layerSums(t, build(t, v, seeds, MethodAuto), v)
+			dir := t.TempDir()
+			opts := BuildOptions{MaxSeeds: seeds, Threads: 2, LowerCacheBytes: 2 * BlockSize}
+			if _, err := Build(context.Background(), dir, v, opts); err != nil {
+				t.Fatal(err)
+			}
+			if got := layerSums(t, dir, v); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("with lower layers from disk\n%x\nwant\n%x", got, want)
+			}
+		})
+	}
+}

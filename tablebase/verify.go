@@ -99,7 +99,7 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 		check.Unreadable = err.Error()
 		return check, make([]int8, size)
 	}
-	ls := &layerSolver{v: v, ix: ix, n: info.Seeds, size: size, lower: lower, threads: opts.Threads,
+	ls := &layerSolver{v: v, ix: ix, n: info.Seeds, size: size, lower: memLower(lower), threads: opts.Threads,
 		prog: newProgress(info.Seeds, size, opts.Progress)}
 	var mu sync.Mutex
 	_ = ls.forChunks(ctx, func(lo, hi int64) error {
