@@ -142,11 +142,11 @@ type builder struct {
 	v     *position.Variant
 	ix    *Index
 	opts  BuildOptions
-	lower [][]int8   // values of the layers done so far, by seed count (nil once lowerDropped)
+	lower [][]int8 // values of the layers done so far, by seed count (nil once lowerDropped)
 	// lowerDropped: the lower layers are read from disk (lower.go).
 	lowerDropped bool
-	dists [][]uint16 // their distances, kept only by BuildMemory
-	edges int64      // moves inside the layer just solved
+	dists        [][]uint16 // their distances, kept only by BuildMemory
+	edges        int64      // moves inside the layer just solved
 
 	movesPerPosition float64 // of the last layer built, to plan the next
 }
