@@ -194,3 +194,54 @@ func newDistanceCache(layers []proberLayer, limit int64) *blockCache[uint16] {
 	}
 	return newBlockCache[uint16](blocks, 2, limit)
 }
+
+// checkDistanceRange re-derives the distance of each position of ranks
+// [lo, hi) from its moves and the stored values and distances (the
+// equations in doc.go) and returns how many disagree, describing the
+// first few.
+func (s *layerSolver) checkDistanceRange(lo, hi int64, values []int8, dist []uint16) (int64, []string) {
+	var buf [position.MaxPits]position.Move
+	var bad int64
+	var examples []string
+	c := s.ix.newCursor(s.n, uint64(lo))
+	for i := lo; i < hi; i++ {
+		if i > lo {
+			c.next()
+		}
+		p := c.position()
+		if want := s.deriveDistance(p, values, dist, &buf); want != int(dist[i]) {
+			if bad++; len(examples) < maxReported {
+				examples = append(examples, fmt.Sprintf("%s (rank %d): stored distance %d, its moves give %d",
+					position.Format(s.v, p), i, dist[i], want))
+			}
+		}
+	}
+	return bad, examples
+}
+
+// deriveDistance returns the distance that p's moves give: 0 for value 0
+// or no moves; else the shortest (winner) or longest (loser) of its
+// value-keeping moves, a capture counting 1 and a move inside the layer
+// 1 + its child's distance.
+func (s *layerSolver) deriveDistance(p position.Position, values []int8, dist []uint16, buf *[position.MaxPits]position.Move) int {
+	v := int(values[s.ix.Rank(p)])
+	nm := s.v.Moves(p, buf)
+	if v == 0 || nm == 0 {
+		return 0
+	}
+	best := -1
+	for j := range buf[:nm] {
+		m := &buf[j]
+		value, d := 0, 1
+		if m.Captured > 0 {
+			value = int(s.exitValue(p, m))
+		} else {
+			q := s.ix.Rank(m.Next)
+			value, d = m.Value(p, int(values[q])), 1+int(dist[q])
+		}
+		if value == v && (best < 0 || (v > 0 && d < best) || (v < 0 && d > best)) {
+			best = d
+		}
+	}
+	return best
+}

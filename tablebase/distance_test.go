@@ -3,6 +3,7 @@ package tablebase
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"mancala/position"
@@ -120,5 +121,26 @@ func TestDistance(t *testing.T) {
 				pr.Close()
 			}
 		})
+	}
+}
+
+// TestVerifyDistances: the distance equations hold for every position of
+// a fresh layer, and one changed distance breaks them.
+func TestVerifyDistances(t *testing.T) {
+	v := lookup(t, "oware")
+	const seeds = 7
+	mem, err := BuildMemory(context.Background(), v, seeds, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &layerSolver{v: v, ix: mem.ix, n: seeds, size: mem.ix.Size(seeds), lower: memLower(mem.layers)}
+	values, dist := mem.layers[seeds], slices.Clone(mem.dists[seeds])
+	if bad, examples := s.checkDistanceRange(0, s.size, values, dist); bad != 0 {
+		t.Fatalf("%d fresh distances disagree with their moves: %v", bad, examples)
+	}
+	i := slices.IndexFunc(dist, func(d uint16) bool { return d > 1 })
+	dist[i]++
+	if bad, _ := s.checkDistanceRange(0, s.size, values, dist); bad == 0 {
+		t.Errorf("distance %d of rank %d changed to %d: no disagreement found", dist[i]-1, i, dist[i])
 	}
 }

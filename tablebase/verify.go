@@ -18,7 +18,7 @@ type LayerCheck struct {
 	Positions  int64    `json:"positions"`
 	ChecksumOK bool     `json:"checksum_ok"`
 	Unreadable string   `json:"unreadable,omitempty"` // why the layer could not be read
-	Mismatches int64    `json:"mismatches"`           // positions whose value disagrees with their moves
+	Mismatches int64    `json:"mismatches"`           // positions whose value or distance disagrees with their moves
 	Examples   []string `json:"examples,omitempty"`   // up to 10 of them, described
 }
 
@@ -48,6 +48,9 @@ func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOpt
 		return nil, err
 	}
 	defer s.close()
+	if err := checkFormat(dir, v, complete(infos)); err != nil {
+		return nil, err
+	}
 	opts.Threads = withDefaults(BuildOptions{Threads: opts.Threads}).Threads
 	ix := NewIndex(v.Pits)
 	var checks []LayerCheck
@@ -101,9 +104,17 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 	}
 	ls := &layerSolver{v: v, ix: ix, n: info.Seeds, size: size, lower: memLower(lower), threads: opts.Threads,
 		prog: newProgress(info.Seeds, size, opts.Progress)}
+	dist, err := s.loadDistances(v, info)
+	if err != nil {
+		check.Unreadable = err.Error()
+	}
 	var mu sync.Mutex
 	_ = ls.forChunks(ctx, func(lo, hi int64) error {
 		bad, examples := ls.checkRange(lo, hi, values)
+		if dist != nil {
+			badDist, distExamples := ls.checkDistanceRange(lo, hi, values, dist)
+			bad, examples = bad+badDist, append(examples, distExamples...)
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		check.Mismatches += bad
