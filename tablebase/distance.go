@@ -46,8 +46,8 @@ var ErrFormat = errors.New("stored in an older format")
 func checkFormat(dir string, v *position.Variant, infos []LayerInfo) error {
 	for _, info := range infos {
 		if info.Format != Format {
-			return fmt.Errorf("tablebase %s: %s layer %d is %w (format %d, without distances; this program reads format %d): run `mancala build %s --max-seeds N --tb %s` again to rebuild it",
-				dir, v.Name, info.Seeds, ErrFormat, info.Format, Format, v.Name, dir)
+			return fmt.Errorf("tablebase %s: %s layer %d is %w (values without distances; this program reads format %d): run `mancala build %s --max-seeds %d --tb %s` to rebuild it in place",
+				dir, v.Name, info.Seeds, ErrFormat, Format, v.Name, infos[len(infos)-1].Seeds, dir)
 		}
 	}
 	return nil

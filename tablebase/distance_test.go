@@ -2,9 +2,14 @@ package tablebase
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/dgraph-io/badger/v4"
 
 	"mancala/position"
 )
@@ -143,4 +148,42 @@ func TestVerifyDistances(t *testing.T) {
 	if bad, _ := s.checkDistanceRange(0, s.size, values, dist); bad == 0 {
 		t.Errorf("distance %d of rank %d changed to %d: no disagreement found", dist[i]-1, i, dist[i])
 	}
+}
+
+// TestOldFormat: layers stored without distances (format 0, as before
+// distances were added) are reported by OpenProber and Verify, never
+// read as this format, and a build rebuilds them in place.
+func TestOldFormat(t *testing.T) {
+	v := lookup(t, "awari")
+	dir := build(t, v, 5, MethodAuto)
+	s, err := openStore(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	infos, err := s.layers(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := infos[3]
+	old.Format, old.DistanceChecksum = 0, 0
+	meta, _ := json.Marshal(old)
+	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(metaKey(v, 3), meta) }); err != nil {
+		t.Fatal(err)
+	}
+	s.close()
+	if _, err := OpenProber(dir, v); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "layer 3") {
+		t.Errorf("OpenProber on an old layer: %v", err)
+	}
+	if _, err := Verify(context.Background(), dir, v, VerifyOptions{}); !errors.Is(err, ErrFormat) {
+		t.Errorf("Verify on an old layer: %v", err)
+	}
+	stats, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 5})
+	if err != nil || stats.Resumed != 3 {
+		t.Fatalf("rebuild: resumed %d layers, %v; want 3", stats.Resumed, err)
+	}
+	pr, err := OpenProber(dir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
 }

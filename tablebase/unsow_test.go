@@ -107,3 +107,26 @@ func TestLowerFromDisk(t *testing.T) {
 		})
 	}
 }
+
+// TestPrintChecksums prints the value checksums of the layers stored in
+// $TABLEBASE_SUMS_DIR for $TABLEBASE_SUMS_VARIANT, of any format: the
+// measurement that compares a build with one made by an older program.
+func TestPrintChecksums(t *testing.T) {
+	dir, name := os.Getenv("TABLEBASE_SUMS_DIR"), os.Getenv("TABLEBASE_SUMS_VARIANT")
+	if dir == "" || name == "" {
+		t.Skip("set TABLEBASE_SUMS_DIR and TABLEBASE_SUMS_VARIANT")
+	}
+	v := lookup(t, name)
+	s, err := openStore(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	infos, err := s.layers(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, info := range complete(infos) {
+		fmt.Printf("%s layer %d: %d positions, values %016x, method %s, %.1f s\n", name, info.Seeds, info.Positions, info.Checksum, info.Method, info.Seconds)
+	}
+}
