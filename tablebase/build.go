@@ -7,7 +7,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/cespare/xxhash/v2"
 	"golang.org/x/sync/errgroup"
 
 	"mancala/position"
@@ -155,8 +154,17 @@ type builder struct {
 type solved struct {
 	values []int8
 	dist   []uint16
+	state  []uint32 // instead of values and dist, from propagation (stateArrays)
 	method string
 	rounds int
+}
+
+// arrays makes sure r holds values and distances, converting its state.
+func (r *solved) arrays() {
+	if r.state != nil {
+		r.values, r.dist = stateArrays(r.state)
+		r.state = nil
+	}
 }
 
 // resume loads the complete layers already stored (up to MaxSeeds),
@@ -197,23 +205,21 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 	if err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: %w", n, err)
 	}
-	values := res.values
-	blocks, stored, err := encodeBlocks(ctx, b.opts.Threads, values, b.s.encodeBlock)
+	enc, err := b.encodeLayer(ctx, res)
+	method, rounds := res.method, res.rounds
+	res = solved{} // the state is dead now: let the collector have it
 	if err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: %w", n, err)
 	}
-	distBlocks, distStored, err := encodeBlocks(ctx, b.opts.Threads, res.dist, b.s.encodeDistanceBlock)
-	if err != nil {
-		return LayerInfo{}, fmt.Errorf("layer %d: %w", n, err)
-	}
+	blocks, distBlocks, values := enc.blocks, enc.distBlocks, enc.values
 	info := LayerInfo{
 		Variant: b.v.Name, RulesVersion: position.RulesVersion, Seeds: n,
 		Positions: size, BlockSize: BlockSize, Blocks: len(blocks),
-		Checksum: xxhash.Sum64(int8Bytes(values)), StoredBytes: stored,
-		InnerMoves: b.edges, Method: res.method, BuiltAt: began.UTC(), ToolVersion: ToolVersion,
+		Checksum: enc.checksum, StoredBytes: enc.stored,
+		InnerMoves: b.edges, Method: method, BuiltAt: began.UTC(), ToolVersion: ToolVersion,
 		Seconds: time.Since(began).Seconds(), Format: Format,
-		DistanceChecksum: distanceChecksum(res.dist), DistanceBytes: distStored, MaxDistance: maxOf(res.dist),
-		Rounds: res.rounds,
+		DistanceChecksum: enc.distChecksum, DistanceBytes: enc.distStored, MaxDistance: enc.maxDistance,
+		Rounds: rounds,
 	}
 	if err := b.s.putDistances(b.v, n, distBlocks); err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: storing: %w", n, err)
@@ -259,13 +265,15 @@ func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerV
 	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: lower,
 		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress), partitions: b.opts.Parts}
 	if b.useUnsow(n) {
+		s.state = make([]uint32, size) // scan writes the counts into it
+		hugePages(s.state)
 		if err := s.scan(ctx, nil); err != nil {
 			return solved{}, err
 		}
 		b.edges = s.edges
 		s.prog.reach(2 * size) // no reverse pass
-		values, dist, err := s.propagate(ctx, nil)
-		return solved{values, dist, "unsow", s.rounds}, err
+		state, err := s.propagate(ctx, nil)
+		return solved{state: state, method: "unsow", rounds: s.rounds}, err
 	}
 	// The graph method's peak: the per-part counters with start and from
 	// while reversing, then start, from, the propagation state, values
@@ -289,14 +297,14 @@ func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerV
 		}
 		indeg = nil
 		debug.FreeOSMemory() // the counters are dead now: collect them to keep the peak down
-		values, dist, err := s.propagate(ctx, g)
-		return solved{values, dist, "graph", s.rounds}, err
+		state, err := s.propagate(ctx, g)
+		return solved{state: state, method: "graph", rounds: s.rounds}, err
 	}
 	if b.opts.Method == MethodGraph {
 		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small for the graph method: it needs %d", b.opts.MemBytes, graphBytes)
 	}
 	values, dist, err := s.iterate(ctx)
-	return solved{values, dist, "iteration", 0}, err
+	return solved{values: values, dist: dist, method: "iteration"}, err
 }
 
 // useUnsow reports whether layer n is solved by un-sowing: asked for, or

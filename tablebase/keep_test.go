@@ -29,10 +29,11 @@ func TestPropagateKeepsMover(t *testing.T) {
 		count:    []uint8{1, 1, 1, 2, 2, 2},
 		terminal: []uint64{1},
 	}
-	values, dist, err := s.propagate(context.Background(), g)
+	state, err := s.propagate(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
 	}
+	values, dist := stateArrays(state)
 	if got, want := fmt.Sprint(values, dist), "[2 2 -2 -2 2 0] [0 1 2 3 2 0]"; got != want {
 		t.Errorf("values and distances %s, want %s", got, want)
 	}

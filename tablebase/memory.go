@@ -42,6 +42,7 @@ func BuildMemory(ctx context.Context, v *position.Variant, maxSeeds, threads int
 		if err != nil {
 			return nil, fmt.Errorf("layer %d: %w", n, err)
 		}
+		res.arrays()
 		b.lower = append(b.lower, res.values)
 		b.dists = append(b.dists, res.dist)
 	}

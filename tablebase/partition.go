@@ -73,17 +73,18 @@ func (pp *partitioned) bounds(t int) (int64, int64) {
 
 // propagateParts is propagate with the layer split into parts owned
 // ranges (see above).
-func (s *layerSolver) propagateParts(ctx context.Context, g *graph, parts int, ex Exchange) ([]int8, []uint16, error) {
+func (s *layerSolver) propagateParts(ctx context.Context, g *graph, parts int, ex Exchange) ([]uint32, error) {
 	state := s.initState()
 	pp := &partitioned{s: s, g: g, state: state, parts: parts, partSize: (s.size + int64(parts) - 1) / int64(parts), ex: ex}
 	for k := int8(s.n); k >= 1; k-- {
 		if err := pp.threshold(ctx, k); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	values, dist := s.finish(state)
+	s.exit = nil
 	freeLarge(s.size)
-	return values, dist, nil
+	s.prog.reach(3 * s.size)
+	return state, nil
 }
 
 // threshold is one threshold's rounds, level by level as in

@@ -63,13 +63,14 @@ type LayerPlan struct {
 // distances, terminal bit), and the graph method's beyond the moves
 // (offsets, propagation state, values and distances, per-part counters
 // while reversing), plus 4 a move.
-// Un-sowing needs exit, count and the terminal bits with the
-// propagation state at its start, and the state with values and
-// distances at its end (exit and count freed by then).
+// Un-sowing needs exit, the terminal bits and the propagation state
+// (scan writes the counts into it) while it propagates, then the state,
+// the values kept for the layers above and the compressed blocks (about
+// 1 byte a position) while the layer is encoded.
 const (
 	iterationBytes = 6.125
 	graphBytes     = 6.125 + 4 + 8
-	unsowBytes     = 7.125
+	unsowBytes     = 6.125
 )
 
 // unsowLayerBytes is the memory of layer n by un-sowing.

@@ -53,24 +53,29 @@ const frontierChunk = 1 << 12
 // position is resolved from the level that sets its distance: a winner
 // from its first (shortest) winning move, a loser by its last (longest)
 // losing one.
-func (s *layerSolver) propagate(ctx context.Context, g *graph) ([]int8, []uint16, error) {
+func (s *layerSolver) propagate(ctx context.Context, g *graph) ([]uint32, error) {
 	if s.partitions > 1 {
 		return s.propagateParts(ctx, g, s.partitions, localExchange{})
 	}
 	state := s.initState()
 	for k := int8(s.n); k >= 1; k-- {
 		if err := s.threshold(ctx, k, g, state); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	values, dist := s.finish(state)
-	freeLarge(s.size) // the state, before the layer is compressed
-	return values, dist, nil
+	s.exit = nil // not needed any more: collect it before the layer is encoded
+	freeLarge(s.size)
+	s.prog.reach(3 * s.size)
+	return state, nil
 }
 
 // initState returns the propagation state before the first threshold:
 // each position's count, unresolved.
 func (s *layerSolver) initState() []uint32 {
+	if state := s.state; state != nil {
+		s.state = nil // filled by scan
+		return state
+	}
 	state := make([]uint32, s.size)
 	hugePages(state)
 	for i, c := range s.count {
@@ -80,19 +85,16 @@ func (s *layerSolver) initState() []uint32 {
 	return state
 }
 
-// finish turns the final state into values and distances.
-func (s *layerSolver) finish(state []uint32) ([]int8, []uint16) {
-	s.exit = nil      // not needed any more: collect it (and count) before the
-	freeLarge(s.size) // outputs are allocated, to keep the peak at state + outputs
-	values := make([]int8, s.size)
-	dist := make([]uint16, s.size)
+// stateArrays turns a final propagation state into values and distances.
+func stateArrays(state []uint32) ([]int8, []uint16) {
+	values := make([]int8, len(state))
+	dist := make([]uint16, len(state))
 	hugePages(values)
 	hugePages(dist)
 	for i, st := range state {
 		values[i] = stateValue(st) // unresolved states hold value 0, distance 0
 		dist[i] = stateDistance(st)
 	}
-	s.prog.reach(3 * s.size)
 	return values, dist
 }
 

@@ -40,8 +40,11 @@ type layerSolver struct {
 	// Filled by scan: the best value among the moves that capture (they
 	// leave the layer) or the terminal value, else noExit; and the number
 	// of moves that stay in the layer, plus one for the exit group.
-	exit     []int8
-	count    []uint8
+	exit  []int8
+	count []uint8
+	// state, when allocated before scan (un-sowing), receives the counts
+	// directly as the initial propagation state, and count stays nil.
+	state    []uint32
 	terminal []uint64 // bit i: position i has no moves (the game is over)
 	edges    int64    // moves that stay in the layer, all positions together
 	keeps    int64    // of those, moves after which the mover moves again
@@ -135,7 +138,9 @@ var errInDegree = errors.New("a position has too many predecessors for the graph
 // from part t into indeg[t].
 func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
 	s.exit = make([]int8, s.size)
-	s.count = make([]uint8, s.size)
+	if s.state == nil {
+		s.count = make([]uint8, s.size)
+	}
 	s.terminal = make([]uint64, (s.size+63)/64)
 	hugePages(s.exit)
 	hugePages(s.count)
@@ -173,7 +178,8 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 		p := c.position()
 		nm := s.v.Moves(p, &buf)
 		if nm == 0 {
-			s.exit[i], s.count[i] = int8(s.v.TerminalValue(p)), 1
+			s.exit[i] = int8(s.v.TerminalValue(p))
+			s.setCount(i, 1)
 			s.markTerminal(i, lo, hi, termMu)
 			continue
 		}
@@ -194,16 +200,28 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 				wrapped = wrapped || indeg[q] == 0
 			}
 		}
-		s.exit[i], s.count[i] = best, internal
+		s.exit[i] = best
+		count := internal
 		if best != noExit {
-			s.count[i]++ // the exit group counts as one move
+			count++ // the exit group counts as one move
 		}
+		s.setCount(i, count)
 		inner += int64(internal)
 	}
 	if wrapped {
 		return inner, keep, errInDegree
 	}
 	return inner, keep, nil
+}
+
+// setCount records position i's count of moves not known to lose: in the
+// propagation state when it is allocated already, else in count.
+func (s *layerSolver) setCount(i int64, c uint8) {
+	if s.state != nil {
+		s.state[i] = uint32(c)
+	} else {
+		s.count[i] = c
+	}
 }
 
 // markTerminal sets position i's terminal bit. Only the first and last
