@@ -27,7 +27,7 @@ const (
 	// MethodIteration always uses value iteration (least memory).
 	MethodIteration
 	// MethodUnsow generates predecessors by un-sowing instead of storing
-	// a graph (unsow.go): awari and oware only, about 7 bytes a position.
+	// a graph (unsow.go): awari and oware only, about 6 bytes a position.
 	MethodUnsow
 )
 

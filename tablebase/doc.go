@@ -84,10 +84,11 @@
 // this package does too (unsow.go: a move inside a layer captures
 // nothing, so its un-move takes one seed back from each pit the sowing
 // filled; every candidate is checked by the forward move generation), and
-// a layer then needs about 7 bytes a position: exit and count (freed
-// before the end), the 4-byte propagation state (count, value, distance),
-// and the values and distances it produces; awari to 20 seeds peaks under
-// 1 GiB. Un-moves are hard to get right for relay sowing (djenon) and
+// a layer then needs about 5 bytes a position while it propagates (exit,
+// the terminal bits and the 4-byte propagation state: count, value,
+// distance, written by the first pass directly) and about 6 while it is
+// compressed block by block from the state (the state, the values kept
+// for the layers above, the compressed blocks). Un-moves are hard to get right for relay sowing (djenon) and
 // akon's laps, so for those a first forward pass counts each position's
 // predecessors, a second writes them into a compressed reversed graph
 // (4 bytes a move), and propagation walks it. For awari's layer 20 that is
