@@ -238,17 +238,16 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 // solve computes layer n's values and distances, choosing the method by
 // the budget.
 func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) {
-	// The least any method needs: the lower layers, exit, count and the
-	// terminal bits, and the iteration's two value arrays and distances.
-	base := b.minLayerBytes(n)
-	if base > b.opts.MemBytes {
+	// The least any method needs (checked for every layer before the
+	// first, so this is only a safeguard).
+	if base := b.leastLayerBytes(n); base > b.opts.MemBytes {
 		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small: this layer needs at least %d", b.opts.MemBytes, base)
 	}
-	own := int64(iterationBytes * float64(size))
+	held, onDisk := b.lowerHeld(n, int64(iterationBytes*float64(size)))
 	if b.useUnsow(n) {
-		own = int64(unsowBytes * float64(size))
+		_, held, onDisk = b.unsowMemory(n)
 	}
-	lower, disk, err := b.lowerSource(n, own)
+	lower, disk, err := b.lowerSource(n, held, onDisk)
 	if err != nil {
 		return solved{}, err
 	}

@@ -96,10 +96,9 @@ func (b *builder) lowerHeld(n int, own int64) (int64, bool) {
 	return min(sum, max(b.opts.MemBytes-own, minLowerCache)), true
 }
 
-// lowerSource returns the lower layers for layer n, built with own bytes
-// of its own arrays: in memory, or from disk (dropping those in memory).
-func (b *builder) lowerSource(n int, own int64) (lowerValues, *diskLower, error) {
-	held, disk := b.lowerHeld(n, own)
+// lowerSource returns the lower layers for layer n: in memory, or from
+// disk through a cache of held bytes (dropping those in memory).
+func (b *builder) lowerSource(n int, held int64, disk bool) (lowerValues, *diskLower, error) {
 	if !disk {
 		return memLower(b.lower), nil, nil
 	}

@@ -64,20 +64,35 @@ type LayerPlan struct {
 // (offsets, propagation state, values and distances, per-part counters
 // while reversing), plus 4 a move.
 // Un-sowing needs exit, the terminal bits and the propagation state
-// (scan writes the counts into it) while it propagates, then the state,
-// the values kept for the layers above and the compressed blocks (about
-// 1 byte a position) while the layer is encoded.
+// (scan writes the counts into it) while it propagates, then the state
+// and the compressed blocks (about 1 byte a position) while the layer is
+// encoded; and 1 byte more when the values are kept in memory for the
+// layers above.
 const (
 	iterationBytes = 6.125
 	graphBytes     = 6.125 + 4 + 8
-	unsowBytes     = 6.125
+	unsowBytes     = 5.125
 )
+
+// unsowMemory returns layer n's memory by un-sowing: its own arrays, the
+// lower layers' share, and whether those are read from disk (then the
+// layer's values are not kept, and the cache gets what the budget leaves).
+func (b *builder) unsowMemory(n int) (own, lower int64, disk bool) {
+	size := b.ix.Size(n)
+	own = int64(math.Ceil(unsowBytes * float64(size)))
+	if lower, disk = b.lowerHeld(n, own+size); !disk || b.opts.LowerCacheBytes > 0 {
+		if !disk {
+			own += size
+		}
+		return own, lower, disk
+	}
+	return own, min(b.lowerSum(n), max(b.opts.MemBytes-own, minLowerCache)), true
+}
 
 // unsowLayerBytes is the memory of layer n by un-sowing.
 func (b *builder) unsowLayerBytes(n int) int64 {
-	own := int64(math.Ceil(unsowBytes * float64(b.ix.Size(n))))
-	lower, _ := b.lowerHeld(n, own)
-	return lower + own
+	own, lower, _ := b.unsowMemory(n)
+	return own + lower
 }
 
 // minLayerBytes is the least memory layer n needs: the layers below it
@@ -92,12 +107,27 @@ func (b *builder) minLayerBytes(n int) int64 {
 	return lower + own
 }
 
+// leastLayerBytes is the least memory any method allowed for layer n
+// needs: iteration's (minLayerBytes), or un-sowing's with the smallest
+// cache of lower layers where the variant un-sows.
+func (b *builder) leastLayerBytes(n int) int64 {
+	need := b.minLayerBytes(n)
+	if canUnsow(b.v) && (b.opts.Method == MethodAuto || b.opts.Method == MethodUnsow) {
+		own, lower, disk := b.unsowMemory(n)
+		if disk {
+			lower = min(lower, minLowerCache)
+		}
+		need = min(need, own+lower)
+	}
+	return need
+}
+
 // checkBudget fails, before any layer is built, when the budget is too
 // small for a layer from..MaxSeeds, naming the first such layer and the
 // bytes it needs.
 func (b *builder) checkBudget(from int) error {
 	for n := from; n <= b.opts.MaxSeeds; n++ {
-		if need := b.minLayerBytes(n); need > b.opts.MemBytes {
+		if need := b.leastLayerBytes(n); need > b.opts.MemBytes {
 			return fmt.Errorf("layer %d: a memory budget of %d bytes is too small: this layer needs at least %d", n, b.opts.MemBytes, need)
 		}
 	}

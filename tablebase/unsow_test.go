@@ -130,3 +130,24 @@ func TestPrintChecksums(t *testing.T) {
 		fmt.Printf("%s layer %d: %d positions, values %016x, method %s, %.1f s\n", name, info.Seeds, info.Positions, info.Checksum, info.Method, info.Seconds)
 	}
 }
+
+// TestPlanAwari30: on a machine of 24 GiB (the default budget, 3/4 of
+// it), every layer of awari to 30 seeds is planned by un-sowing within
+// the budget, the layers from 29 on reading the lower layers from disk.
+func TestPlanAwari30(t *testing.T) {
+	v := lookup(t, "awari")
+	b := &builder{s: &store{}, v: v, ix: NewIndex(v.Pits), opts: BuildOptions{MaxSeeds: 30, MemBytes: 24 << 30 / 4 * 3}}
+	if err := b.checkBudget(0); err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n <= 30; n++ {
+		p := b.plan(n, 3.3)
+		_, lower, disk := b.unsowMemory(n)
+		if p.Method != "unsow" || p.MemBytes > b.opts.MemBytes {
+			t.Errorf("layer %d: %s, %d bytes of %d", n, p.Method, p.MemBytes, b.opts.MemBytes)
+		}
+		if n >= 26 {
+			t.Logf("layer %d: %d positions, %s, %.2f GB (lower layers %.2f GB, from disk %v)", n, p.Positions, p.Method, float64(p.MemBytes)/1e9, float64(lower)/1e9, disk)
+		}
+	}
+}
