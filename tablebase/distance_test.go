@@ -19,8 +19,14 @@ type distanceProber interface {
 	ProbeDistance(p position.Position) (value, plies int, ok bool)
 }
 
-// distSeeds is the largest layer of the distance tests.
-const distSeeds = 9
+// distanceSeeds is the largest layer of the distance tests: 9, or 7
+// with -short.
+func distanceSeeds() int {
+	if testing.Short() {
+		return 7
+	}
+	return 9
+}
 
 // keepingMoves returns, for p of value v, the distances that its moves
 // keeping the value lead to: 1 for a capture that realises v, 1 + the
@@ -97,6 +103,7 @@ func TestDistance(t *testing.T) {
 	for _, v := range position.Variants() {
 		t.Run(v.Name, func(t *testing.T) {
 			t.Parallel()
+			distSeeds := distanceSeeds()
 			mem, err := BuildMemory(context.Background(), v, distSeeds, 2)
 			if err != nil {
 				t.Fatal(err)
