@@ -75,8 +75,11 @@ type buildResult struct {
 	BuiltPositions     int64   `json:"built_positions"` // by this run
 	Seconds            float64 `json:"seconds"`
 	PositionsPerSecond float64 `json:"positions_per_second"`
-	DiskBytes          int64   `json:"disk_bytes"`
-	BytesPerPosition   float64 `json:"bytes_per_position"`
+	DiskBytes          int64   `json:"disk_bytes"`         // the whole directory (all variants)
+	BytesPerPosition   float64 `json:"bytes_per_position"` // disk_bytes / positions
+	// StoredBytes is this variant's compressed values and distances.
+	StoredBytes            int64   `json:"stored_bytes"`
+	StoredBytesPerPosition float64 `json:"stored_bytes_per_position"`
 }
 
 func runBuild(out, errOut io.Writer, name string, opts *buildOptions) error {
@@ -173,13 +176,21 @@ func (l *layerLog) done(info tablebase.LayerInfo) {
 			eta = fmt.Sprintf("layer %d: about %s more", l.maxSeeds, time.Duration(secs*float64(time.Second)).Round(time.Second))
 		}
 	}
-	rate := ""
+	speed := ""
 	if info.Seconds > 0 {
-		rate = fmt.Sprintf(", %.2f M positions/s", float64(info.Positions)/info.Seconds/1e6)
+		speed = ", " + rate(float64(info.Positions)/info.Seconds)
 	}
 	l.bar.clear()
 	fmt.Fprintf(l.w, "layer %d: done in %.1f s%s (%s, longest forced line %d plies); %s\n",
-		info.Seeds, info.Seconds, rate, info.Method, info.MaxDistance, eta)
+		info.Seeds, info.Seconds, speed, info.Method, info.MaxDistance, eta)
+}
+
+// rate writes positions a second, in millions when there are that many.
+func rate(perSecond float64) string {
+	if perSecond >= 1e6 {
+		return fmt.Sprintf("%.2f M positions/s", perSecond/1e6)
+	}
+	return fmt.Sprintf("%.0f positions/s", perSecond)
 }
 
 // plural writes n and a noun, in the plural unless n is 1.
@@ -204,9 +215,10 @@ func buildSummary(dir string, v *position.Variant, stats tablebase.BuildStats) (
 	if err != nil {
 		return res, err
 	}
-	res.DiskBytes = disk
+	res.DiskBytes, res.StoredBytes = disk, stats.StoredBytes
 	if res.Positions > 0 {
 		res.BytesPerPosition = float64(disk) / float64(res.Positions)
+		res.StoredBytesPerPosition = float64(res.StoredBytes) / float64(res.Positions)
 	}
 	return res, nil
 }
@@ -220,11 +232,11 @@ func printBuild(out io.Writer, res buildResult) error {
 	if res.BuiltLayers == 0 {
 		fmt.Fprintln(out, "nothing to build: every layer asked for was already stored")
 	} else {
-		fmt.Fprintf(out, "built %s in %.1f s: %.2f M positions/s\n",
-			plural(res.BuiltPositions, "position"), res.Seconds, res.PositionsPerSecond/1e6)
+		fmt.Fprintf(out, "built %s in %.1f s: %s\n",
+			plural(res.BuiltPositions, "position"), res.Seconds, rate(res.PositionsPerSecond))
 	}
-	fmt.Fprintf(out, "%s on disk in %s (the whole directory, all variants): %.3f bytes/position\n",
-		humanBytes(res.DiskBytes), res.Dir, res.BytesPerPosition)
+	fmt.Fprintf(out, "%s of %s values and distances: %.3f bytes/position; %s on disk in %s (the whole directory, all variants)\n",
+		humanBytes(res.StoredBytes), res.Variant, res.StoredBytesPerPosition, humanBytes(res.DiskBytes), res.Dir)
 	return nil
 }
 

@@ -76,6 +76,10 @@ type BuildStats struct {
 	Layers    []LayerInfo // the layers built by this run
 	Positions int64       // positions in the layers built by this run
 	Seconds   float64     // wall time of the run
+	// StoredBytes is the compressed size of the values and distances of
+	// every layer 0..MaxSeeds of this variant (not of the directory, which
+	// may hold other variants, and not counting Badger's own overhead).
+	StoredBytes int64
 }
 
 // Build computes v's layers 0..opts.MaxSeeds into the tablebase at dir,
@@ -117,11 +121,13 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 			opts.LayerDone(info)
 		}
 		stats.Layers = append(stats.Layers, info)
+		b.storedBytes += info.StoredBytes + info.DistanceBytes
 		b.movesPerPosition = float64(info.InnerMoves) / float64(info.Positions)
 		stats.Positions += info.Positions
 		stats.MaxSeeds = n
 	}
 	stats.Seconds = time.Since(began).Seconds()
+	stats.StoredBytes = b.storedBytes
 	return stats, nil
 }
 
@@ -148,6 +154,7 @@ type builder struct {
 	edges        int64      // moves inside the layer just solved
 
 	movesPerPosition float64 // of the last layer built, to plan the next
+	storedBytes      int64   // compressed bytes of the layers 0..done
 }
 
 // solved is one layer's result.
@@ -190,6 +197,7 @@ func (b *builder) resume() error {
 		}
 		b.lower = append(b.lower, values)
 		b.movesPerPosition = float64(info.InnerMoves) / float64(info.Positions)
+		b.storedBytes += info.StoredBytes + info.DistanceBytes
 	}
 	return nil
 }
