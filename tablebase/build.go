@@ -268,6 +268,9 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 
 // solveWith is solve once the lower layers' source is chosen.
 func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerValues) (solved, error) {
+	if b.opts.Method == MethodUnsow && !canUnsow(b.v) {
+		return solved{}, fmt.Errorf("%s cannot be built by un-sowing (awari and oware only)", b.v.Name)
+	}
 	base := b.minLayerBytes(n)
 	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: lower,
 		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress), partitions: b.opts.Parts}
@@ -319,7 +322,7 @@ func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerV
 func (b *builder) useUnsow(n int) bool {
 	switch b.opts.Method {
 	case MethodUnsow:
-		return true
+		return true // solveWith refuses a variant that cannot un-sow
 	case MethodAuto:
 		return canUnsow(b.v) && b.unsowLayerBytes(n) <= b.opts.MemBytes
 	}
