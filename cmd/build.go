@@ -37,8 +37,9 @@ func newBuildCmd() *cobra.Command {
 board by retrograde analysis, one layer (seed count) at a time, and stores it
 in a Badger database. Layers already complete in DIR are kept, so an
 interrupted build (Ctrl-C, kill) resumes from its last complete layer when run
-again. Before each layer, stderr shows its positions, the method (graph, or
-value iteration when the graph does not fit --mem) and the memory it needs;
+again. Before each layer, stderr shows its positions, the method (unsow for
+awari and oware: predecessors by taking seeds back; graph for the others; value
+iteration when neither fits --mem) and the memory it needs;
 after it, its time, its rate and an estimate of the time the whole build still
 takes (fitted on the layers so far: a position costs more in larger layers).
 A bar is drawn too when stderr is a terminal; the summary goes to stdout.
