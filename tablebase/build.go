@@ -209,6 +209,7 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 	if size >= 1<<32 {
 		return LayerInfo{}, fmt.Errorf("layer %d: %d positions, more than this builder indexes (2^32)", n, size)
 	}
+	defer b.boundHeap(b.plan(n, b.movesPerPosition).MemBytes)()
 	res, err := b.solve(ctx, n, size)
 	if err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: %w", n, err)

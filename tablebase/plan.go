@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 )
@@ -194,4 +195,20 @@ func slope(xs, ys []float64) float64 {
 		return 0
 	}
 	return (n*sxy - sx*sy) / den
+}
+
+// boundHeap lowers the Go runtime's soft memory limit to what layer n is
+// planned to need (plus a quarter for the frontier lists and what Badger
+// and the runtime hold), when that is below the limit already set, and
+// returns the function that restores it. Without it the collector lets
+// the heap grow to twice what is live, and the dead frontiers of the
+// propagation make the peak RSS about double the plan.
+func (b *builder) boundHeap(planned int64) func() {
+	prev := debug.SetMemoryLimit(-1)
+	limit := planned + planned/4 + 64<<20
+	if limit >= prev {
+		return func() {}
+	}
+	debug.SetMemoryLimit(limit)
+	return func() { debug.SetMemoryLimit(prev) }
 }
