@@ -126,9 +126,13 @@ func TestPrintChecksums(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var values, dist, positions int64
 	for _, info := range complete(infos) {
 		fmt.Printf("%s layer %d: %d positions, values %016x, method %s, %.1f s\n", name, info.Seeds, info.Positions, info.Checksum, info.Method, info.Seconds)
+		values, dist, positions = values+info.StoredBytes, dist+info.DistanceBytes, positions+info.Positions
 	}
+	fmt.Printf("%s: %d positions, values %.3f bytes a position, distances %.3f\n", name, positions,
+		float64(values)/float64(positions), float64(dist)/float64(positions))
 }
 
 // TestPlanAwari30: on a machine of 24 GiB (the default budget, 3/4 of
