@@ -138,14 +138,6 @@ func benchProgress(errOut io.Writer, bopts *bench.Options) func() {
 	return func() {}
 }
 
-// plural writes "1 thread", "2 threads".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
 func printBench(out io.Writer, r bench.Report) error {
 	fmt.Fprintf(out, "%s, %d cores, %s %s/%s\n\n", r.Machine.CPU, r.Machine.Cores, r.Machine.GoVersion, r.Machine.OS, r.Machine.Arch)
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)

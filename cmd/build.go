@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -38,8 +39,17 @@ interrupted build (Ctrl-C, kill) resumes from its last complete layer when run
 again. Queries, stats and verify read the complete layers while a build adds
 more. A damaged layer (a file changed since its build) stops the build with
 the repair command: --repair drops the damaged layer and the layers above it,
-of this variant only, and builds them again. Progress is drawn on stderr when it is a terminal (one line a layer
-otherwise); the summary goes to stdout.`,
+of this variant only, and builds them again. Before each layer, stderr shows its positions, the method (unsow for
+awari and oware: predecessors by taking seeds back; graph for the others; value
+iteration when neither fits --mem) and the memory it needs;
+after it, its time, its rate and an estimate of the time the whole build still
+takes (fitted on the layers so far: a position costs more in larger layers).
+A bar is drawn too when stderr is a terminal; the summary goes to stdout.
+
+--mem bounds the build's arrays (the layers below the one being built, and that
+layer's working arrays); by default it is 3/4 of the machine's memory, or of
+its cgroup limit when lower. A budget too small for a layer fails at once,
+before any layer is built, naming the layer and the bytes it needs.`,
 		Example: `  mancala build awari --max-seeds 12
   mancala build akon --max-seeds 14 --threads 2 --mem 6GiB --tb /data/tb --json
   mancala build awari --max-seeds 12 --repair`,
@@ -48,9 +58,10 @@ otherwise); the summary goes to stdout.`,
 			return runBuild(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args[0], opts)
 		},
 	})
-	c.Flags().IntVar(&opts.maxSeeds, "max-seeds", -1, "build layers 0..N seeds on the board (required)")
+	c.Flags().IntVar(&opts.maxSeeds, "max-seeds", 0, "build layers 0..N seeds on the board (required)")
+	_ = c.MarkFlagRequired("max-seeds")
 	c.Flags().IntVar(&opts.threads, "threads", runtime.NumCPU(), "worker threads")
-	c.Flags().StringVar(&opts.mem, "mem", "8GiB", "memory budget for the build's arrays (e.g. 4GiB, 512MB)")
+	c.Flags().StringVar(&opts.mem, "mem", "", "memory budget for the build's arrays, e.g. 4GiB, 512MB (default: 3/4 of the machine's or cgroup's memory)")
 	c.Flags().StringVar(&opts.profile, "cpuprofile", "", "write a CPU profile (pprof) of the build to FILE")
 	_ = c.Flags().MarkHidden("cpuprofile")
 	c.Flags().BoolVar(&opts.repair, "repair", false, "drop damaged layers (and those above them) of this variant and build them again")
@@ -70,8 +81,11 @@ type buildResult struct {
 	BuiltPositions     int64   `json:"built_positions"` // by this run
 	Seconds            float64 `json:"seconds"`
 	PositionsPerSecond float64 `json:"positions_per_second"`
-	DiskBytes          int64   `json:"disk_bytes"`
-	BytesPerPosition   float64 `json:"bytes_per_position"`
+	DiskBytes          int64   `json:"disk_bytes"`         // this variant's part of the directory
+	BytesPerPosition   float64 `json:"bytes_per_position"` // disk_bytes / positions
+	// StoredBytes is this variant's compressed values and distances.
+	StoredBytes            int64   `json:"stored_bytes"`
+	StoredBytesPerPosition float64 `json:"stored_bytes_per_position"`
 }
 
 func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *buildOptions) error {
@@ -80,17 +94,17 @@ func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *bui
 		return err
 	}
 	switch {
-	case opts.maxSeeds == -1:
-		return errors.New("--max-seeds N is required")
 	case opts.maxSeeds < 0:
 		return fmt.Errorf("--max-seeds %d: want 0 or more", opts.maxSeeds)
 	}
 	if err := checkThreads(opts.threads); err != nil {
 		return err
 	}
-	mem, err := parseSize("--mem", opts.mem)
-	if err != nil {
-		return err
+	mem := tablebase.DefaultMemBytes()
+	if opts.mem != "" {
+		if mem, err = parseSize("--mem", opts.mem); err != nil {
+			return err
+		}
 	}
 	// The budget covers our arrays; let the collector work to stay near it.
 	debug.SetMemoryLimit(mem + 1<<30)
@@ -103,9 +117,10 @@ func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *bui
 		defer stopProfile()
 	}
 	bar := newLayerBar(errOut, v.Pits, opts.maxSeeds, "build")
+	log := &layerLog{w: errOut, bar: bar, ix: tablebase.NewIndex(v.Pits), maxSeeds: opts.maxSeeds}
 	stats, err := tablebase.Build(ctx, dir, v, tablebase.BuildOptions{
 		MaxSeeds: opts.maxSeeds, Threads: opts.threads, MemBytes: mem,
-		Progress: bar.update, LayerDone: layerLogger(errOut, bar), Repair: opts.repair,
+		Progress: bar.update, LayerStart: log.start, LayerDone: log.done, Repair: opts.repair,
 	})
 	bar.finish()
 	if errors.Is(err, context.Canceled) {
@@ -138,14 +153,50 @@ func startProfile(file string) (func(), error) {
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
-// layerLogger prints one line a finished layer when no bar is drawn.
-func layerLogger(errOut io.Writer, bar *layerBar) func(tablebase.LayerInfo) {
-	if bar.bar != nil {
-		return nil
+// layerLog prints a line before and after each layer, on stderr: the
+// plan, then the measures and the estimate for the rest of the build.
+type layerLog struct {
+	w        io.Writer
+	bar      *layerBar
+	ix       *tablebase.Index
+	maxSeeds int
+	built    []tablebase.LayerInfo
+}
+
+func (l *layerLog) start(p tablebase.LayerPlan) {
+	l.bar.clear()
+	fmt.Fprintf(l.w, "layer %d: %s, %s method, needs about %s of %s\n", p.Seeds, plural(p.Positions, "position"),
+		p.Method, humanBytes(p.MemBytes), humanBytes(p.Budget))
+}
+
+func (l *layerLog) done(info tablebase.LayerInfo) {
+	l.built = append(l.built, info)
+	var rest []int64
+	for n := info.Seeds + 1; n <= l.maxSeeds; n++ {
+		rest = append(rest, l.ix.Size(n))
 	}
-	return func(info tablebase.LayerInfo) {
-		fmt.Fprintf(errOut, "layer %d: %d positions in %.1f s (%s)\n", info.Seeds, info.Positions, info.Seconds, info.Method)
+	eta := "the build is complete"
+	if secs := tablebase.EstimateSeconds(l.built, rest); len(rest) > 0 && secs >= 0 {
+		eta = fmt.Sprintf("layers %d..%d: about %s more", info.Seeds+1, l.maxSeeds, time.Duration(secs*float64(time.Second)).Round(time.Second))
+		if len(rest) == 1 {
+			eta = fmt.Sprintf("layer %d: about %s more", l.maxSeeds, time.Duration(secs*float64(time.Second)).Round(time.Second))
+		}
 	}
+	speed := ""
+	if info.Seconds > 0 {
+		speed = ", " + rate(float64(info.Positions)/info.Seconds)
+	}
+	l.bar.clear()
+	fmt.Fprintf(l.w, "layer %d: done in %.1f s%s (%s, longest forced line %d plies); %s\n",
+		info.Seeds, info.Seconds, speed, info.Method, info.MaxDistance, eta)
+}
+
+// rate writes positions a second, in millions when there are that many.
+func rate(perSecond float64) string {
+	if perSecond >= 1e6 {
+		return fmt.Sprintf("%.2f M positions/s", perSecond/1e6)
+	}
+	return fmt.Sprintf("%.0f positions/s", perSecond)
 }
 
 func buildSummary(dir string, v *position.Variant, stats tablebase.BuildStats) (buildResult, error) {
@@ -162,26 +213,31 @@ func buildSummary(dir string, v *position.Variant, stats tablebase.BuildStats) (
 	if err != nil {
 		return res, err
 	}
-	res.DiskBytes = disk
+	res.DiskBytes, res.StoredBytes = disk, stats.StoredBytes
 	if res.Positions > 0 {
 		res.BytesPerPosition = float64(disk) / float64(res.Positions)
+		res.StoredBytesPerPosition = float64(res.StoredBytes) / float64(res.Positions)
 	}
 	return res, nil
 }
 
 func printBuild(out io.Writer, res buildResult) error {
-	fmt.Fprintf(out, "%s: layers 0..%d, %d positions", res.Variant, res.MaxSeeds, res.Positions)
+	fmt.Fprintf(out, "%s: layers 0..%d, %s", res.Variant, res.MaxSeeds, plural(res.Positions, "position"))
 	if res.ResumedLayers > 0 {
-		fmt.Fprintf(out, " (%d layers were already stored)", res.ResumedLayers)
+		fmt.Fprintf(out, " (%s already stored)", plural(int64(res.ResumedLayers), "layer"))
 	}
 	fmt.Fprintln(out)
 	if res.DroppedLayers > 0 {
-		fmt.Fprintf(out, "repaired: dropped %d layers (the damaged ones and those above them) and built them again\n", res.DroppedLayers)
+		fmt.Fprintf(out, "repaired: dropped %s (the damaged ones and those above them) and built them again\n", plural(int64(res.DroppedLayers), "layer"))
 	}
-	fmt.Fprintf(out, "built %d positions in %.1f s: %.2f M positions/s\n",
-		res.BuiltPositions, res.Seconds, res.PositionsPerSecond/1e6)
-	fmt.Fprintf(out, "%s on disk for %s in %s: %.3f bytes/position\n",
-		humanBytes(res.DiskBytes), res.Variant, res.Dir, res.BytesPerPosition)
+	if res.BuiltLayers == 0 {
+		fmt.Fprintln(out, "nothing to build: every layer asked for was already stored")
+	} else {
+		fmt.Fprintf(out, "built %s in %.1f s: %s\n",
+			plural(res.BuiltPositions, "position"), res.Seconds, rate(res.PositionsPerSecond))
+	}
+	fmt.Fprintf(out, "%s on disk for %s in %s: %.3f bytes/position (%s of compressed values and distances)\n",
+		humanBytes(res.DiskBytes), res.Variant, res.Dir, res.BytesPerPosition, humanBytes(res.StoredBytes))
 	return nil
 }
 

@@ -37,3 +37,12 @@ func addJSONFlag(c *cobra.Command, target *bool) {
 func passNote(player int) string {
 	return fmt.Sprintf("player %d has no legal move and passes", player)
 }
+
+// plural writes n and a noun, in the plural unless n is 1: "1 thread",
+// "2 threads".
+func plural[N ~int | ~int64](n N, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -75,6 +75,7 @@ func newLayerBar(w io.Writer, pits, maxSeeds int, what string) *layerBar {
 		progressbar.OptionSetDescription(what),
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionShowElapsedTimeOnFinish(),
+		progressbar.OptionSetPredictTime(false), // a linear guess; the build prints a fitted one per layer
 		progressbar.OptionThrottle(200*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 	)
@@ -91,6 +92,14 @@ func (b *layerBar) update(layer int, done, total int64) {
 		b.bar.Describe(fmt.Sprintf("layer %d", layer))
 	}
 	_ = b.bar.Set64(b.base + done)
+}
+
+// clear removes the bar from the terminal, so that a line can be printed;
+// the next update draws it again.
+func (b *layerBar) clear() {
+	if b.bar != nil {
+		_ = b.bar.Clear()
+	}
 }
 
 // finish clears the bar.

@@ -3,13 +3,19 @@ package tablebase
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
+
+	"mancala/position"
 )
 
-// BenchmarkBuild builds awari from scratch to benchSeeds (14 by default;
+// BenchmarkBuild builds awari from scratch to benchSeeds by un-sowing and
+// on the graph (14 by default;
 // TABLEBASE_BENCH_SEEDS=16 for the figure the issue asks for, which
 // `mancala build awari --max-seeds 16` also gives) on one thread and on
 // all, and reports positions per second.
@@ -23,16 +29,67 @@ func BenchmarkBuild(b *testing.B) {
 	for n := 0; n <= seeds; n++ {
 		positions += NewIndex(v.Pits).Size(n)
 	}
+	methods := map[string]Method{"unsow": MethodUnsow, "graph": MethodGraph}
 	for _, threads := range []int{1, runtime.GOMAXPROCS(0)} {
-		b.Run(fmt.Sprintf("awari-%d/threads-%d", seeds, threads), func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				dir := b.TempDir()
-				opts := BuildOptions{MaxSeeds: seeds, Threads: threads}
-				if _, err := Build(context.Background(), dir, v, opts); err != nil {
-					b.Fatal(err)
+		for _, name := range []string{"unsow", "graph"} {
+			b.Run(fmt.Sprintf("awari-%d/threads-%d/%s", seeds, threads, name), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					dir := b.TempDir()
+					opts := BuildOptions{MaxSeeds: seeds, Threads: threads, Method: methods[name]}
+					if _, err := Build(context.Background(), dir, v, opts); err != nil {
+						b.Fatal(err)
+					}
 				}
+				b.ReportMetric(float64(positions)*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
+			})
+		}
+	}
+}
+
+// BenchmarkProbeDeep probes random positions of a tablebase far larger
+// than the prober's block cache (awari to 12 seeds, 2.6 million positions
+// in 41 blocks of values and 41 of distances, against a cache of 4
+// blocks of each), the situation of a search probing a deep tablebase: it
+// reports the median and the 90th percentile of one probe's time, value
+// and distance: with the small cache most probes miss it and decode a
+// block; with the default cache (which holds it all) they hit.
+func BenchmarkProbeDeep(b *testing.B) {
+	v := lookup(b, "awari")
+	const seeds = 12
+	dir := b.TempDir()
+	if _, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: seeds}); err != nil {
+		b.Fatal(err)
+	}
+	pr, err := OpenProber(dir, v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pr.Close()
+	ix := NewIndex(v.Pits)
+	rng := rand.New(rand.NewPCG(1, 2))
+	positions := make([]position.Position, 4096)
+	for i := range positions {
+		n := seeds - rng.IntN(3)
+		positions[i] = ix.Unrank(n, rng.Uint64N(uint64(ix.Size(n))))
+	}
+	for _, c := range []struct {
+		name  string
+		bytes int64
+	}{{"cache-4-blocks", 4 * BlockSize * 2}, {"cache-all", DefaultCacheBytes}} {
+		b.Run(c.name, func(b *testing.B) {
+			pr.SetCacheBytes(c.bytes)
+			times := make([]time.Duration, 0, b.N)
+			for i := 0; i < b.N; i++ {
+				p := positions[i%len(positions)]
+				began := time.Now()
+				if _, _, ok := pr.ProbeDistance(p); !ok {
+					b.Fatal(pr.Err())
+				}
+				times = append(times, time.Since(began))
 			}
-			b.ReportMetric(float64(positions)*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "median-ns/probe")
+			b.ReportMetric(float64(times[len(times)*9/10].Nanoseconds()), "p90-ns/probe")
 		})
 	}
 }

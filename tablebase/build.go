@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/cespare/xxhash/v2"
 	"golang.org/x/sync/errgroup"
 
 	"mancala/position"
@@ -19,19 +18,19 @@ import (
 type Method int
 
 const (
-	// MethodAuto uses the predecessor graph when it fits in the memory
-	// budget, else value iteration.
+	// MethodAuto un-sows where the variant allows it (awari, oware), else
+	// uses the predecessor graph when it fits in the memory budget; value
+	// iteration when neither fits.
 	MethodAuto Method = iota
 	// MethodGraph always builds the predecessor graph (error if it does
 	// not fit).
 	MethodGraph
 	// MethodIteration always uses value iteration (least memory).
 	MethodIteration
+	// MethodUnsow generates predecessors by un-sowing instead of storing
+	// a graph (unsow.go): awari and oware only, about 6 bytes a position.
+	MethodUnsow
 )
-
-// DefaultMemBytes is the memory budget when BuildOptions.MemBytes is 0:
-// enough for awari and oware to 20 seeds by the graph method.
-const DefaultMemBytes = 8 << 30
 
 // BuildOptions configures Build.
 type BuildOptions struct {
@@ -43,7 +42,8 @@ type BuildOptions struct {
 	Threads int
 	// MemBytes bounds the bytes of the value arrays, counters and graph
 	// held at once (Badger's and the runtime's own memory come on top,
-	// some tens of MiB); 0 means DefaultMemBytes.
+	// some tens of MiB); 0 means DefaultMemBytes(). A budget too small
+	// for a layer to build fails before the first layer is built.
 	MemBytes int64
 	// Method forces a solving method; the zero value chooses by memory.
 	Method Method
@@ -51,6 +51,20 @@ type BuildOptions struct {
 	// total work units of that layer (3 per position). Calls never
 	// overlap, and done never decreases within a layer.
 	Progress func(layer int, done, total int64)
+	// LowerCacheBytes, when above 0, makes the build read the layers
+	// below the one it builds from the store through a cache of decoded
+	// blocks of this many bytes; 0 keeps them in memory while they fit
+	// beside the layer, and switches to such a cache of what the budget
+	// leaves when they do not.
+	LowerCacheBytes int64
+	// Parts, when above 1, splits each layer's propagation into that many
+	// rank ranges owned by workers that exchange batched updates, the
+	// shape of a build across machines (partition.go); 0 or 1 shares the
+	// layer's state between the threads, which is faster on one machine.
+	Parts int
+	// LayerStart, when not nil, is called before each layer is built,
+	// with the method and memory expected for it.
+	LayerStart func(LayerPlan)
 	// LayerDone, when not nil, is called after each layer is stored.
 	LayerDone func(LayerInfo)
 	// Repair drops a damaged layer and every layer above it (of this
@@ -68,6 +82,10 @@ type BuildStats struct {
 	Layers    []LayerInfo // the layers built by this run
 	Positions int64       // positions in the layers built by this run
 	Seconds   float64     // wall time of the run
+	// StoredBytes is the compressed size of the values and distances of
+	// every layer 0..MaxSeeds of this variant (not of the directory, which
+	// may hold other variants, and not counting Badger's own overhead).
+	StoredBytes int64
 }
 
 // Build computes v's layers 0..opts.MaxSeeds into the tablebase at dir,
@@ -92,13 +110,19 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 		return stats, err
 	}
 	defer s.close()
-	b := &builder{s: s, v: v, ix: NewIndex(v.Pits), opts: opts}
+	b := &builder{s: s, v: v, ix: NewIndex(v.Pits), opts: opts, movesPerPosition: 3.3}
 	if stats.Dropped, err = b.resume(); err != nil {
 		return stats, err
 	}
 	stats.Resumed = len(b.lower)
 	stats.MaxSeeds = len(b.lower) - 1
+	if err := b.checkBudget(len(b.lower)); err != nil {
+		return stats, err
+	}
 	for n := len(b.lower); n <= opts.MaxSeeds; n++ {
+		if opts.LayerStart != nil {
+			opts.LayerStart(b.plan(n, b.movesPerPosition))
+		}
 		info, err := b.layer(ctx, n)
 		if err != nil {
 			return stats, err
@@ -107,10 +131,13 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 			opts.LayerDone(info)
 		}
 		stats.Layers = append(stats.Layers, info)
+		b.storedBytes += info.StoredBytes + info.DistanceBytes
+		b.movesPerPosition = float64(info.InnerMoves) / float64(info.Positions)
 		stats.Positions += info.Positions
 		stats.MaxSeeds = n
 	}
 	stats.Seconds = time.Since(began).Seconds()
+	stats.StoredBytes = b.storedBytes
 	return stats, nil
 }
 
@@ -119,7 +146,7 @@ func withDefaults(opts BuildOptions) BuildOptions {
 		opts.Threads = runtime.GOMAXPROCS(0)
 	}
 	if opts.MemBytes <= 0 {
-		opts.MemBytes = DefaultMemBytes
+		opts.MemBytes = DefaultMemBytes()
 	}
 	return opts
 }
@@ -130,17 +157,31 @@ type builder struct {
 	v     *position.Variant
 	ix    *Index
 	opts  BuildOptions
-	lower [][]int8 // values of the layers done so far, by seed count
-	edges int64    // moves inside the layer just solved
+	lower [][]int8 // values of the layers done so far, by seed count (nil once lowerDropped)
+	// lowerDropped: the lower layers are read from disk (lower.go).
+	lowerDropped bool
+	dists        [][]uint16 // their distances, kept only by BuildMemory
+	edges        int64      // moves inside the layer just solved
+
+	movesPerPosition float64 // of the last layer built, to plan the next
+	storedBytes      int64   // compressed bytes of the layers 0..done
 }
 
-// lowerBytes returns the bytes of the finished layers held in memory.
-func (b *builder) lowerBytes() int64 {
-	total := int64(0)
-	for _, l := range b.lower {
-		total += int64(len(l))
+// solved is one layer's result.
+type solved struct {
+	values []int8
+	dist   []uint16
+	state  []uint32 // instead of values and dist, from propagation (stateArrays)
+	method string
+	rounds int
+}
+
+// arrays makes sure r holds values and distances, converting its state.
+func (r *solved) arrays() {
+	if r.state != nil {
+		r.values, r.dist = stateArrays(r.state)
+		r.state = nil
 	}
-	return total
 }
 
 // resume loads the complete layers already stored (up to MaxSeeds),
@@ -158,7 +199,12 @@ func (b *builder) resume() (int, error) {
 			damage = err
 			break
 		}
+		if b.lowerDropped = b.lowerDropped || b.lowerSum(info.Seeds+1) > b.opts.MemBytes/2; b.lowerDropped {
+			values = nil // checked; the build will read it from disk
+		}
 		b.lower = append(b.lower, values)
+		b.movesPerPosition = float64(info.InnerMoves) / float64(info.Positions)
+		b.storedBytes += info.StoredBytes + info.DistanceBytes
 	}
 	var dmg *DamageError
 	if damage == nil || !errors.As(damage, &dmg) || !b.opts.Repair {
@@ -182,41 +228,83 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 	if size >= 1<<32 {
 		return LayerInfo{}, fmt.Errorf("layer %d: %d positions, more than this builder indexes (2^32)", n, size)
 	}
-	values, method, err := b.solve(ctx, n, size)
+	defer b.boundHeap(b.plan(n, b.movesPerPosition).MemBytes)()
+	res, err := b.solve(ctx, n, size)
 	if err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: %w", n, err)
 	}
-	blocks, stored, err := b.encode(ctx, values)
+	enc, err := b.encodeLayer(ctx, res)
+	method, rounds := res.method, res.rounds
+	res = solved{} // the state is dead now: let the collector have it
 	if err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: %w", n, err)
 	}
+	blocks, distBlocks, values := enc.blocks, enc.distBlocks, enc.values
 	info := LayerInfo{
 		Variant: b.v.Name, RulesVersion: position.RulesVersion, Seeds: n,
 		Positions: size, BlockSize: BlockSize, Blocks: len(blocks),
-		Checksum: xxhash.Sum64(int8Bytes(values)), StoredBytes: stored,
+		Checksum: enc.checksum, StoredBytes: enc.stored,
 		InnerMoves: b.edges, Method: method, BuiltAt: began.UTC(), ToolVersion: ToolVersion,
-		Seconds: time.Since(began).Seconds(),
+		Seconds: time.Since(began).Seconds(), Format: Format,
+		DistanceChecksum: enc.distChecksum, DistanceBytes: enc.distStored, MaxDistance: enc.maxDistance,
+		Rounds: rounds,
 	}
-	if err := b.s.putLayer(b.v, info, blocks); err != nil {
+	if err := b.s.putLayer(b.v, info, blocks, distBlocks); err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: storing: %w", n, err)
+	}
+	if b.lowerDropped {
+		values = nil // the layers above read it from disk
 	}
 	b.lower = append(b.lower, values)
 	debug.FreeOSMemory() // return the layer's scratch arrays before the next, larger one
 	return info, nil
 }
 
-// solve computes layer n's values, choosing the method by the budget.
-func (b *builder) solve(ctx context.Context, n int, size int64) ([]int8, string, error) {
-	// The least any method needs: the lower layers, exit and count, and
-	// two value arrays (the iteration's current and next sweep).
-	base := b.lowerBytes() + 4*size
-	if base > b.opts.MemBytes {
-		return nil, "", fmt.Errorf("a memory budget of %d bytes is too small: this layer needs at least %d", b.opts.MemBytes, base)
+// solve computes layer n's values and distances, choosing the method by
+// the budget.
+func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) {
+	// The least any method needs (checked for every layer before the
+	// first, so this is only a safeguard).
+	if base := b.leastLayerBytes(n); base > b.opts.MemBytes {
+		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small: this layer needs at least %d", b.opts.MemBytes, base)
 	}
-	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: b.lower,
-		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress)}
+	held, onDisk := b.lowerHeld(n, int64(iterationBytes*float64(size)))
+	if b.useUnsow(n) {
+		_, held, onDisk = b.unsowMemory(n)
+	}
+	lower, disk, err := b.lowerSource(n, held, onDisk)
+	if err != nil {
+		return solved{}, err
+	}
+	res, err := b.solveWith(ctx, n, size, lower)
+	if err == nil && disk != nil {
+		err = disk.err()
+	}
+	return res, err
+}
+
+// solveWith is solve once the lower layers' source is chosen.
+func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerValues) (solved, error) {
+	if b.opts.Method == MethodUnsow && !canUnsow(b.v) {
+		return solved{}, fmt.Errorf("%s cannot be built by un-sowing (awari and oware only)", b.v.Name)
+	}
+	base := b.minLayerBytes(n)
+	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: lower,
+		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress), partitions: b.opts.Parts}
+	if b.useUnsow(n) {
+		s.state = make([]uint32, size) // scan writes the counts into it
+		hugePages(s.state)
+		if err := s.scan(ctx, nil); err != nil {
+			return solved{}, err
+		}
+		b.edges = s.edges
+		s.prog.reach(2 * size) // no reverse pass
+		state, err := s.propagate(ctx, nil)
+		return solved{state: state, method: "unsow", rounds: s.rounds}, err
+	}
 	// The graph method's peak: the per-part counters with start and from
-	// while reversing, then start, from and the propagation state.
+	// while reversing, then start, from, the propagation state, values
+	// and distances.
 	parts := int64(s.parts())
 	var indeg [][]uint16
 	if b.opts.Method != MethodIteration && base+2*parts*size <= b.opts.MemBytes {
@@ -225,39 +313,61 @@ func (b *builder) solve(ctx context.Context, n int, size int64) ([]int8, string,
 		}
 	}
 	if err := s.scan(ctx, indeg); err != nil {
-		return nil, "", err
+		return solved{}, err
 	}
-	graphBytes := base + 4*(size+1) + 4*s.edges + max(2*parts*size, 8*size)
+	b.edges = s.edges
+	graphBytes := base + 4*(size+1) + 4*s.edges + s.edges/8*min(s.keeps, 1) + max(2*parts*size, 8*size)
 	if indeg != nil && s.edges < 1<<32 && graphBytes <= b.opts.MemBytes {
 		g, err := s.reverse(ctx, indeg)
 		if err != nil {
-			return nil, "", err
+			return solved{}, err
 		}
+		indeg = nil
 		debug.FreeOSMemory() // the counters are dead now: collect them to keep the peak down
-		values, err := s.propagate(ctx, g)
-		b.edges = s.edges
-		return values, "graph", err
+		state, err := s.propagate(ctx, g)
+		return solved{state: state, method: "graph", rounds: s.rounds}, err
 	}
 	if b.opts.Method == MethodGraph {
-		return nil, "", fmt.Errorf("a memory budget of %d bytes is too small for the graph method: it needs %d", b.opts.MemBytes, graphBytes)
+		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small for the graph method: it needs %d", b.opts.MemBytes, graphBytes)
 	}
-	values, err := s.iterate(ctx)
-	b.edges = s.edges
-	return values, "iteration", err
+	values, dist, err := s.iterate(ctx)
+	return solved{values: values, dist: dist, method: "iteration"}, err
 }
 
-// encode compresses a layer's values into blocks, in parallel, and
-// returns them with their total size.
-func (b *builder) encode(ctx context.Context, values []int8) ([][]byte, int64, error) {
+// useUnsow reports whether layer n is solved by un-sowing: asked for, or
+// chosen by MethodAuto where the variant allows it and it fits.
+func (b *builder) useUnsow(n int) bool {
+	switch b.opts.Method {
+	case MethodUnsow:
+		return true // solveWith refuses a variant that cannot un-sow
+	case MethodAuto:
+		return canUnsow(b.v) && b.unsowLayerBytes(n) <= b.opts.MemBytes
+	}
+	return false
+}
+
+// maxOf returns the largest distance, 0 for none.
+func maxOf(dist []uint16) int {
+	m := uint16(0)
+	for _, d := range dist {
+		m = max(m, d)
+	}
+	return int(m)
+}
+
+// encodeBlocks compresses a layer's values (or distances) into blocks of
+// BlockSize, in parallel on threads workers, and returns them with their
+// total size.
+func encodeBlocks[T any](ctx context.Context, threads int, values []T, encode func([]T) []byte) ([][]byte, int64, error) {
 	blocks := make([][]byte, (int64(len(values))+BlockSize-1)/BlockSize)
 	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(b.opts.Threads)
+	g.SetLimit(threads)
 	for i := range blocks {
 		g.Go(func() error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			blocks[i] = b.s.encodeBlock(values[i*BlockSize : min((i+1)*BlockSize, len(values))])
+			blocks[i] = encode(values[i*BlockSize : min((i+1)*BlockSize, len(values))])
 			return nil
 		})
 	}

@@ -47,9 +47,50 @@
 // generation plus one pass over the graph. A position resolved at
 // threshold k gets value k or -k; what is never resolved is 0.
 //
-// Romein and Bal generate predecessors with un-moves. Un-moves are hard to
-// get right for relay sowing (djenon) and akon's laps, so this package
-// never un-moves: a first forward pass counts each position's
+// A move after which the same player moves again (kalah's extra move: the
+// child's side to move is m.Next.Side, equal to the parent's) is worth
+// m.Value(p, child) (position/value.go), the child's own value, and in
+// propagation it hands the predecessor its child's result as its own: a
+// child won at k wins it at once, a child lost at k is one more move known
+// to lose. No variant here has such moves yet; a hand-made layer tests it.
+//
+// # Distance
+//
+// Values alone do not make progress: following moves that keep a won
+// value can circle forever. So every position also gets a distance, as
+// chess tablebases have DTZ: the plies to the exit (a capture, or the game
+// end) that realises its value, counting that capture as one ply and the
+// game end as none, when the winner takes the shortest way there and the
+// loser the longest. Precisely, with v the value of p and the moves that
+// keep it those worth exactly v (m.Value(p, child) = v):
+//
+//	d(p) = 0                                        if v = 0 or p has no moves
+//	d(p) = min over p's value-keeping moves of c(m) if v > 0 (the winner)
+//	d(p) = max over p's value-keeping moves of c(m) if v < 0 (the loser)
+//	c(m) = 1 for a capture; 1 + d(child) for a move inside the layer
+//
+// So from any position of value v != 0 the side to move has a move that
+// keeps v and lowers the distance by one (or is the capture, at distance
+// 1), and playing such moves reaches, in exactly d plies, an exit that
+// realises v. A value of 0 has distance 0 by convention: it may be held by
+// play that never ends, and there is no exit to reach. The build computes
+// d in the same pass as the value: within threshold k the attractor grows
+// level by level, level d holding the positions resolved at distance d, so
+// a winner is resolved by its first (shortest) winning move and a loser by
+// its last (longest) losing one. Distances are capped at 32767 (15 bits of
+// the propagation state); awari's and oware's lines stay far below (the
+// longest of awari to 13 seeds is 104 plies).
+//
+// Romein and Bal generate predecessors with un-moves. For awari and oware
+// this package does too (unsow.go: a move inside a layer captures
+// nothing, so its un-move takes one seed back from each pit the sowing
+// filled; every candidate is checked by the forward move generation), and
+// a layer then needs about 5 bytes a position while it propagates (exit,
+// the terminal bits and the 4-byte propagation state: count, value,
+// distance, written by the first pass directly) and about 6 while it is
+// compressed block by block from the state (the state, the values kept
+// for the layers above, the compressed blocks). Un-moves are hard to get right for relay sowing (djenon) and
+// akon's laps, so for those a first forward pass counts each position's
 // predecessors, a second writes them into a compressed reversed graph
 // (4 bytes a move), and propagation walks it. For awari's layer 20 that is
 // 276 million moves, 1.1 GB, plus 4 bytes a position of offsets and
@@ -69,8 +110,9 @@
 //
 // A layer's values are int8 in rank order, cut into blocks of BlockSize
 // (65536), each a zstd frame with its own checksum, one Badger key a
-// block (the key layout is in store.go). Each layer is its own Badger
-// database, in its own directory (layout.go):
+// block; its distances are uint16 in blocks of the same ranks under their
+// own keys (distance.go; the key layout is in store.go). Each layer is its
+// own Badger database, in its own directory (layout.go):
 //
 //	DIR/mancala-tablebase.json        marks DIR as a tablebase, with the format
 //	DIR/awari.r1/layer-07/            awari's layer 7 under rules version 1

@@ -13,11 +13,13 @@ import (
 // solver.Tablebase and is safe for concurrent use once built.
 type Memory struct {
 	ix     *Index
-	layers [][]int8 // layers[n][rank]: value of the positions with n seeds
+	layers [][]int8   // layers[n][rank]: value of the positions with n seeds
+	dists  [][]uint16 // dists[n][rank]: their distances (doc.go)
 }
 
 // MemoryPositions returns how many positions a Memory of v up to maxSeeds
-// holds (one byte each, plus the build's scratch space while it runs).
+// holds (three bytes each: value and distance; plus the build's scratch
+// space while it runs).
 func MemoryPositions(v *position.Variant, maxSeeds int) int64 {
 	ix := NewIndex(v.Pits)
 	total := int64(0)
@@ -36,13 +38,15 @@ func BuildMemory(ctx context.Context, v *position.Variant, maxSeeds, threads int
 	}
 	b := &builder{v: v, ix: NewIndex(v.Pits), opts: withDefaults(BuildOptions{MaxSeeds: maxSeeds, Threads: threads})}
 	for n := 0; n <= maxSeeds; n++ {
-		values, _, err := b.solve(ctx, n, b.ix.Size(n))
+		res, err := b.solve(ctx, n, b.ix.Size(n))
 		if err != nil {
 			return nil, fmt.Errorf("layer %d: %w", n, err)
 		}
-		b.lower = append(b.lower, values)
+		res.arrays()
+		b.lower = append(b.lower, res.values)
+		b.dists = append(b.dists, res.dist)
 	}
-	return &Memory{ix: b.ix, layers: b.lower}, nil
+	return &Memory{ix: b.ix, layers: b.lower, dists: b.dists}, nil
 }
 
 // MaxSeeds returns the largest seed count held.
@@ -56,4 +60,16 @@ func (m *Memory) Probe(p position.Position) (int, bool) {
 		return 0, false
 	}
 	return int(m.layers[n][m.ix.Rank(p)]), true
+}
+
+// ProbeDistance returns the value of p (as Probe) and its distance in
+// plies (doc.go: the plies to the capture or game end that realises the
+// value, 0 for value 0), with ok=false when p has more than MaxSeeds seeds.
+func (m *Memory) ProbeDistance(p position.Position) (value, plies int, ok bool) {
+	n := p.Seeds()
+	if n >= len(m.layers) {
+		return 0, 0, false
+	}
+	r := m.ix.Rank(p)
+	return int(m.layers[n][r]), int(m.dists[n][r]), true
 }

@@ -41,6 +41,7 @@ type Prober struct {
 
 	warnMu   sync.Mutex
 	warnings []string
+	dist     *blockCache[uint16] // decoded distance blocks (distance.go)
 }
 
 // proberLayer is one layer's metadata and its cache slots, one a block.
@@ -64,10 +65,15 @@ func OpenProber(dir string, v *position.Variant) (*Prober, error) {
 		return nil, err
 	}
 	pr := &Prober{s: s, v: v, ix: NewIndex(v.Pits), limit: DefaultCacheBytes}
+	if err := checkFormat(dir, v, infos); err != nil {
+		s.close()
+		return nil, err
+	}
 	for _, info := range infos {
 		pr.layers = append(pr.layers, proberLayer{info: info, blocks: make([]atomic.Pointer[[]int8], info.Blocks)})
 	}
 	pr.maxSeeds = len(pr.layers) - 1
+	pr.dist = newDistanceCache(pr.layers, DefaultCacheBytes)
 	return pr, nil
 }
 
@@ -147,6 +153,7 @@ func (pr *Prober) SetCacheBytes(limit int64) {
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
 	pr.limit = limit
+	pr.dist.setLimit(limit)
 }
 
 // Err returns the first error met while reading a block, if any: the

@@ -3,7 +3,9 @@ package tablebase
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
@@ -27,17 +29,34 @@ type layerSolver struct {
 	ix      *Index
 	n       int
 	size    int64
-	lower   [][]int8 // values of layers 0..n-1
+	lower   lowerValues // values of layers 0..n-1
 	threads int
 	prog    *progress
+	// partitions, when above 1, splits propagation into that many rank
+	// ranges exchanging batched updates (partition.go).
+	partitions int
+	rounds     int // propagation rounds so far: one a distance level of a threshold
 
 	// Filled by scan: the best value among the moves that capture (they
 	// leave the layer) or the terminal value, else noExit; and the number
 	// of moves that stay in the layer, plus one for the exit group.
 	exit  []int8
 	count []uint8
-	edges int64 // moves that stay in the layer, all positions together
+	// state, when allocated before scan (un-sowing), receives the counts
+	// directly as the initial propagation state, and count stays nil.
+	state    []uint32
+	terminal []uint64 // bit i: position i has no moves (the game is over)
+	edges    int64    // moves that stay in the layer, all positions together
+	keeps    int64    // of those, moves after which the mover moves again
 }
+
+// isTerminal reports whether position i of the layer has no moves: its
+// exit is the game end, reached in 0 plies rather than by a 1-ply capture.
+func (s *layerSolver) isTerminal(i int64) bool { return s.terminal[i>>6]&(1<<(i&63)) != 0 }
+
+// keepsMover reports whether move m, played from p, leaves the same player
+// to move (kalah's extra move): its child's value is then the mover's own.
+func keepsMover(p position.Position, m *position.Move) bool { return m.Next.Side == p.Side }
 
 // forChunks runs fn over the layer's ranks [0, size) in chunks on
 // s.threads workers, stopping at the first error or when ctx is cancelled.
@@ -69,11 +88,12 @@ func parallel(ctx context.Context, threads int, n, chunk int64, fn func(lo, hi i
 	return g.Wait()
 }
 
-// exitValue returns the value to the mover of a move that captures: the
-// seeds taken minus the child's value in its (lower, finished) layer.
-func (s *layerSolver) exitValue(m *position.Move) int8 {
+// exitValue returns the value to the mover of a move that captures (or
+// banks) seeds, from p: m.Value of the child's value in its (lower,
+// finished) layer.
+func (s *layerSolver) exitValue(p position.Position, m *position.Move) int8 {
 	c := int(m.Captured)
-	return int8(c - int(s.lower[s.n-c][s.ix.Rank(m.Next)]))
+	return int8(m.Value(p, int(s.lower.value(s.n-c, s.ix.Rank(m.Next)))))
 }
 
 // maxParts caps the static partition of scan and reverse: each part has
@@ -118,33 +138,39 @@ var errInDegree = errors.New("a position has too many predecessors for the graph
 // from part t into indeg[t].
 func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
 	s.exit = make([]int8, s.size)
-	s.count = make([]uint8, s.size)
+	if s.state == nil {
+		s.count = make([]uint8, s.size)
+	}
+	s.terminal = make([]uint64, (s.size+63)/64)
 	hugePages(s.exit)
 	hugePages(s.count)
 	for _, counts := range indeg {
 		hugePages(counts)
 	}
-	var edges atomic.Int64
+	var edges, keeps atomic.Int64
+	var termMu sync.Mutex
 	err := s.forParts(ctx, func(part int, lo, hi int64) error {
 		var mine []uint16
 		if indeg != nil {
 			mine = indeg[part]
 		}
-		inner, err := s.scanRange(lo, hi, mine)
+		inner, keep, err := s.scanRange(lo, hi, mine, &termMu)
 		edges.Add(inner)
+		keeps.Add(keep)
 		s.prog.add(hi - lo)
 		return err
 	})
-	s.edges = edges.Load()
+	s.edges, s.keeps = edges.Load(), keeps.Load()
 	return err
 }
 
 // scanRange is scan over ranks [lo, hi); it returns the moves that stay
-// in the layer.
-func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16) (int64, error) {
+// in the layer and how many of them keep the mover. termMu guards the
+// terminal bitset's words shared with the neighbouring ranges.
+func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex) (int64, int64, error) {
 	var buf [position.MaxPits]position.Move
 	c := s.ix.newCursor(s.n, uint64(lo))
-	inner, wrapped := int64(0), false
+	inner, keep, wrapped := int64(0), int64(0), false
 	for i := lo; i < hi; i++ {
 		if i > lo {
 			c.next()
@@ -152,43 +178,78 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16) (int64, error) {
 		p := c.position()
 		nm := s.v.Moves(p, &buf)
 		if nm == 0 {
-			s.exit[i], s.count[i] = int8(s.v.TerminalValue(p)), 1
+			s.exit[i] = int8(s.v.TerminalValue(p))
+			s.setCount(i, 1)
+			s.markTerminal(i, lo, hi, termMu)
 			continue
 		}
 		best, internal := int8(noExit), uint8(0)
 		for j := range buf[:nm] {
 			m := &buf[j]
 			if m.Captured > 0 {
-				best = max(best, s.exitValue(m))
+				best = max(best, s.exitValue(p, m))
 				continue
 			}
 			internal++
+			if keepsMover(p, m) {
+				keep++
+			}
 			if indeg != nil {
 				q := s.ix.Rank(m.Next)
 				indeg[q]++
 				wrapped = wrapped || indeg[q] == 0
 			}
 		}
-		s.exit[i], s.count[i] = best, internal
+		s.exit[i] = best
+		count := internal
 		if best != noExit {
-			s.count[i]++ // the exit group counts as one move
+			count++ // the exit group counts as one move
 		}
+		s.setCount(i, count)
 		inner += int64(internal)
 	}
 	if wrapped {
-		return inner, errInDegree
+		return inner, keep, errInDegree
 	}
-	return inner, nil
+	return inner, keep, nil
+}
+
+// setCount records position i's count of moves not known to lose: in the
+// propagation state when it is allocated already, else in count.
+func (s *layerSolver) setCount(i int64, c uint8) {
+	if s.state != nil {
+		s.state[i] = uint32(c)
+	} else {
+		s.count[i] = c
+	}
+}
+
+// markTerminal sets position i's terminal bit. Only the first and last
+// words of a range can be shared with another worker's range, so only
+// those take the lock.
+func (s *layerSolver) markTerminal(i, lo, hi int64, mu *sync.Mutex) {
+	w := i >> 6
+	if w == lo>>6 || w == (hi-1)>>6 {
+		mu.Lock()
+		defer mu.Unlock()
+	}
+	s.terminal[w] |= 1 << (i & 63)
 }
 
 // graph is a layer's moves that stay in the layer, reversed, in
 // compressed sparse rows: the predecessors of position q are
 // from[start[q]:start[q+1]], once per move (a position with two moves to q
-// appears twice).
+// appears twice). keep, when not nil, has bit e set when edge from[e] is
+// a move after which the mover moves again (kalah's extra move): no
+// current variant has one, so it is allocated only when the layer does.
 type graph struct {
 	start []uint32
 	from  []uint32
+	keep  []uint64
 }
+
+// keepsMover reports whether edge e is a move that keeps the mover.
+func (g *graph) keepsMover(e uint32) bool { return g.keep != nil && g.keep[e>>6]&(1<<(e&63)) != 0 }
 
 // reverse builds the predecessor graph from the per-part in-degrees
 // counted by scan. It generates the moves again rather than storing them:
@@ -197,6 +258,9 @@ type graph struct {
 // fill needs no atomics either.
 func (s *layerSolver) reverse(ctx context.Context, indeg [][]uint16) (*graph, error) {
 	g := &graph{start: make([]uint32, s.size+1), from: make([]uint32, s.edges)}
+	if s.keeps > 0 {
+		g.keep = make([]uint64, (s.edges+63)/64)
+	}
 	hugePages(g.start)
 	hugePages(g.from)
 	// start[q] is where q's run begins; indeg[t][q] becomes where part t's
@@ -230,12 +294,17 @@ func (s *layerSolver) fillRange(lo, hi int64, g *graph, cursor []uint16) {
 		if i > lo {
 			c.next()
 		}
-		nm := s.v.Moves(c.position(), &buf)
+		p := c.position()
+		nm := s.v.Moves(p, &buf)
 		for j := range buf[:nm] {
 			if buf[j].Captured == 0 {
 				q := s.ix.Rank(buf[j].Next)
-				g.from[g.start[q]+uint32(cursor[q])] = uint32(i)
+				e := g.start[q] + uint32(cursor[q])
+				g.from[e] = uint32(i)
 				cursor[q]++
+				if g.keep != nil && keepsMover(p, &buf[j]) {
+					atomic.OrUint64(&g.keep[e>>6], 1<<(e&63)) // words are shared between parts
+				}
 			}
 		}
 	}
@@ -244,8 +313,9 @@ func (s *layerSolver) fillRange(lo, hi int64, g *graph, cursor []uint16) {
 // iterate resolves the layer by value iteration from 0 without a graph
 // (the fallback when the graph does not fit in memory; see doc.go): sweep
 // t computes the value of the game cut after t moves in the layer, cut
-// play worth 0, and stops at the first sweep that changes nothing.
-func (s *layerSolver) iterate(ctx context.Context) ([]int8, error) {
+// play worth 0, and stops at the first sweep that changes nothing. The
+// distances follow from the values by more sweeps (distanceSweeps).
+func (s *layerSolver) iterate(ctx context.Context) ([]int8, []uint16, error) {
 	cur, nxt := make([]int8, s.size), make([]int8, s.size)
 	hugePages(cur)
 	hugePages(nxt)
@@ -258,17 +328,20 @@ func (s *layerSolver) iterate(ctx context.Context) ([]int8, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		cur, nxt = nxt, cur
 		if !changed.Load() {
-			s.prog.reach(3 * s.size)
-			return cur, nil
+			break
 		}
-		// The number of sweeps is unknown: the last two thirds of the
-		// layer's progress creep up by halves.
-		s.prog.reach(3*s.size - 2*s.size>>min(sweep, 62))
+		// The number of sweeps is unknown: the second third of the
+		// layer's progress creeps up by halves.
+		s.prog.reach(2*s.size - s.size>>min(sweep, 62))
 	}
+	nxt = nil
+	dist, err := s.distanceSweeps(ctx, cur)
+	s.prog.reach(3 * s.size)
+	return cur, dist, err
 }
 
 // sweep computes nxt from cur over ranks [lo, hi), reporting any change.
@@ -285,10 +358,11 @@ func (s *layerSolver) sweep(lo, hi int64, cur, nxt []int8) bool {
 			internal--
 		}
 		if internal > 0 {
-			nm := s.v.Moves(c.position(), &buf)
+			p := c.position()
+			nm := s.v.Moves(p, &buf)
 			for j := range buf[:nm] {
-				if buf[j].Captured == 0 {
-					best = max(best, -cur[s.ix.Rank(buf[j].Next)])
+				if m := &buf[j]; m.Captured == 0 {
+					best = max(best, int8(m.Value(p, int(cur[s.ix.Rank(m.Next)]))))
 				}
 			}
 		}
@@ -296,4 +370,92 @@ func (s *layerSolver) sweep(lo, hi int64, cur, nxt []int8) bool {
 		changed = changed || best != cur[i]
 	}
 	return changed
+}
+
+// unassigned marks a distance not yet known in distanceSweeps.
+const unassigned = math.MaxUint16
+
+// distanceSweeps computes the distances (doc.go) of a layer whose values
+// are known, without a graph: sweep t gives distance t to each position
+// not yet assigned whose value is not 0 and that has a move keeping its
+// value to an exit (t = 1) or to a position of distance < t, for the
+// winner any such move and for the loser every such move. A sweep reads
+// only distances of earlier sweeps: its own are written after it.
+func (s *layerSolver) distanceSweeps(ctx context.Context, values []int8) ([]uint16, error) {
+	dist := make([]uint16, s.size)
+	hugePages(dist)
+	var open atomic.Int64
+	err := s.forChunks(ctx, func(lo, hi int64) error {
+		n := int64(0)
+		for i := lo; i < hi; i++ {
+			if values[i] != 0 && !s.isTerminal(i) {
+				dist[i] = unassigned
+				n++
+			}
+		}
+		open.Add(n)
+		return nil
+	})
+	for t := 1; err == nil && open.Load() > 0; t++ {
+		if t > MaxDistance {
+			return nil, errDistance
+		}
+		var mu sync.Mutex
+		var assigned []uint32
+		err = s.forChunks(ctx, func(lo, hi int64) error {
+			local := s.distanceSweep(lo, hi, values, dist, uint16(t))
+			mu.Lock()
+			assigned = append(assigned, local...)
+			mu.Unlock()
+			return nil
+		})
+		if err == nil && len(assigned) == 0 {
+			return nil, fmt.Errorf("%d positions have a value but no distance (an inconsistent layer)", open.Load())
+		}
+		for _, i := range assigned {
+			dist[i] = uint16(t)
+		}
+		open.Add(-int64(len(assigned)))
+		s.prog.reach(3*s.size - s.size>>min(t, 62))
+	}
+	return dist, err
+}
+
+// distanceSweep is sweep t of distanceSweeps over ranks [lo, hi); it
+// returns the positions that get distance t.
+func (s *layerSolver) distanceSweep(lo, hi int64, values []int8, dist []uint16, t uint16) []uint32 {
+	var buf [position.MaxPits]position.Move
+	c := s.ix.newCursor(s.n, uint64(lo))
+	var assigned []uint32
+	for i := lo; i < hi; i++ {
+		if i > lo {
+			c.next()
+		}
+		if dist[i] != unassigned {
+			continue
+		}
+		p := c.position()
+		nm := s.v.Moves(p, &buf)
+		v := values[i]
+		won, lost := false, true // some keeping move is done; every one is
+		for j := range buf[:nm] {
+			m := &buf[j]
+			var value int8
+			done := true
+			if m.Captured > 0 {
+				value = s.exitValue(p, m)
+			} else {
+				q := s.ix.Rank(m.Next)
+				value, done = int8(m.Value(p, int(values[q]))), dist[q] < t
+			}
+			if value == v {
+				won = won || done
+				lost = lost && done
+			}
+		}
+		if (v > 0 && won) || (v < 0 && lost) {
+			assigned = append(assigned, uint32(i))
+		}
+	}
+	return assigned
 }

@@ -44,6 +44,7 @@ var ErrNoTablebase = errors.New("no tablebase")
 //
 //	block: 'B' | variant ID (1 byte) | rules version (2) | seeds (1) | block (4)
 //	       -> zstd frame (with its checksum) of up to BlockSize int8 values
+//	dist:  'D' | the same as block -> the block's distances (distance.go)
 //
 // A layer's metadata (LayerInfo) and the sizes and checksums of its
 // database files are in layer.json beside them.
@@ -79,6 +80,13 @@ type LayerInfo struct {
 	Seconds      float64   `json:"seconds"`      // wall time to build the layer
 	BuiltAt      time.Time `json:"built_at"`
 	ToolVersion  string    `json:"tool_version"`
+	// Format is the stored format (distance.go); 0 for layers written
+	// before it was recorded.
+	Format           int    `json:"format,omitempty"`
+	DistanceChecksum uint64 `json:"distance_xxhash64,omitempty"` // of the distances as little-endian uint16s
+	DistanceBytes    int64  `json:"distance_bytes,omitempty"`    // compressed size of the distance blocks
+	MaxDistance      int    `json:"max_distance,omitempty"`      // the longest distance in the layer, plies
+	Rounds           int    `json:"rounds,omitempty"`            // propagation rounds (distance levels over all thresholds)
 }
 
 // store is one variant's part of an open tablebase directory: its complete
@@ -321,8 +329,8 @@ func (s *store) encodeBlock(values []int8) []byte {
 // exist for any reader, so a crash anywhere leaves at worst a staging
 // directory that the next build deletes. Too little free space for the
 // layer is an error wrapping syscall.ENOSPC before anything is written.
-func (s *store) putLayer(v *position.Variant, info LayerInfo, blocks [][]byte) error {
-	if err := s.checkSpace(info.StoredBytes); err != nil {
+func (s *store) putLayer(v *position.Variant, info LayerInfo, blocks, distBlocks [][]byte) error {
+	if err := s.checkSpace(info.StoredBytes + info.DistanceBytes); err != nil {
 		return err
 	}
 	stage := filepath.Join(s.vdir, fmt.Sprintf("%s%02d", stagePrefix, info.Seeds))
@@ -332,7 +340,7 @@ func (s *store) putLayer(v *position.Variant, info LayerInfo, blocks [][]byte) e
 	if err := os.Mkdir(stage, 0o777); err != nil {
 		return err
 	}
-	if err := s.writeStage(stage, v, info, blocks); err != nil {
+	if err := s.writeStage(stage, v, info, blocks, distBlocks); err != nil {
 		os.RemoveAll(stage)
 		return err
 	}
@@ -344,13 +352,16 @@ func (s *store) putLayer(v *position.Variant, info LayerInfo, blocks [][]byte) e
 }
 
 // writeStage writes a layer's database and layer.json into stage.
-func (s *store) writeStage(stage string, v *position.Variant, info LayerInfo, blocks [][]byte) error {
+func (s *store) writeStage(stage string, v *position.Variant, info LayerInfo, blocks, distBlocks [][]byte) error {
 	err := s.guard(info.Seeds, "writing", func() error {
 		db, err := badger.Open(badgerOptions(stage, false))
 		if err != nil {
 			return err
 		}
-		err = writeBlocks(db, v, info.Seeds, blocks)
+		err = writeBlocks(db, blockKey, v, info.Seeds, blocks)
+		if err == nil {
+			err = writeBlocks(db, distanceKey, v, info.Seeds, distBlocks)
+		}
 		if cerr := db.Close(); err == nil {
 			err = cerr
 		}
@@ -383,11 +394,11 @@ func (s *store) writeStage(stage string, v *position.Variant, info LayerInfo, bl
 }
 
 // writeBlocks writes a layer's encoded blocks into db.
-func writeBlocks(db *badger.DB, v *position.Variant, n int, blocks [][]byte) error {
+func writeBlocks(db *badger.DB, key func(*position.Variant, int, int) []byte, v *position.Variant, n int, blocks [][]byte) error {
 	wb := db.NewWriteBatch()
 	defer wb.Cancel()
 	for b, data := range blocks {
-		if err := wb.Set(blockKey(v, n, b), data); err != nil {
+		if err := wb.Set(key(v, n, b), data); err != nil {
 			return err
 		}
 	}

@@ -18,7 +18,7 @@ type LayerCheck struct {
 	Positions  int64    `json:"positions"`
 	ChecksumOK bool     `json:"checksum_ok"`
 	Unreadable string   `json:"unreadable,omitempty"` // why the layer could not be read
-	Mismatches int64    `json:"mismatches"`           // positions whose value disagrees with their moves
+	Mismatches int64    `json:"mismatches"`           // positions whose value or distance disagrees with their moves
 	Examples   []string `json:"examples,omitempty"`   // up to 10 of them, described
 }
 
@@ -51,6 +51,9 @@ func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOpt
 	}
 	defer s.close()
 	infos, damage := s.layers(v)
+	if err := checkFormat(dir, v, infos); err != nil {
+		return nil, err
+	}
 	opts.Threads = withDefaults(BuildOptions{Threads: opts.Threads}).Threads
 	ix := NewIndex(v.Pits)
 	var checks []LayerCheck
@@ -118,11 +121,19 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 		check.Unreadable = err.Error()
 		return check, make([]int8, size)
 	}
-	ls := &layerSolver{v: v, ix: ix, n: info.Seeds, size: size, lower: lower, threads: opts.Threads,
+	ls := &layerSolver{v: v, ix: ix, n: info.Seeds, size: size, lower: memLower(lower), threads: opts.Threads,
 		prog: newProgress(info.Seeds, size, opts.Progress)}
+	dist, err := s.loadDistances(v, info)
+	if err != nil {
+		check.Unreadable = err.Error()
+	}
 	var mu sync.Mutex
 	_ = ls.forChunks(ctx, func(lo, hi int64) error {
 		bad, examples := ls.checkRange(lo, hi, values)
+		if dist != nil {
+			badDist, distExamples := ls.checkDistanceRange(lo, hi, values, dist)
+			bad, examples = bad+badDist, append(examples, distExamples...)
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		check.Mismatches += bad
@@ -171,7 +182,7 @@ func (s *layerSolver) derive(p position.Position, values []int8, buf *[position.
 	for j := range buf[:nm] {
 		m := &buf[j]
 		if m.Captured > 0 {
-			best = max(best, int(s.exitValue(m)))
+			best = max(best, int(s.exitValue(p, m)))
 		} else {
 			best = max(best, m.Value(p, int(values[s.ix.Rank(m.Next)])))
 		}

@@ -1,0 +1,115 @@
+package tablebase
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"mancala/position"
+)
+
+// lowerValues gives the values of the finished layers below the one being
+// built, which a capture leads to: held in memory, or read from the store
+// through a bounded cache of decoded blocks when they do not fit beside
+// the layer (diskLower).
+type lowerValues interface {
+	value(n int, rank uint64) int8
+}
+
+// memLower is every lower layer in memory, by seed count.
+type memLower [][]int8
+
+func (l memLower) value(n int, rank uint64) int8 { return l[n][rank] }
+
+// minLowerCache is the smallest cache of lower-layer blocks a build uses:
+// 1024 blocks, enough for the captures of a chunk of ranks to find their
+// blocks again (children of neighbouring ranks are near each other).
+const minLowerCache = 1024 * BlockSize
+
+// diskLower reads the lower layers from the store through a cache of
+// decoded blocks of at most limit bytes. A block that cannot be read makes
+// value return 0 and is recorded; the layer then fails (err).
+type diskLower struct {
+	s     *store
+	v     *position.Variant
+	infos []LayerInfo
+	cache *blockCache[int8]
+	fail  atomic.Pointer[error]
+}
+
+func newDiskLower(s *store, v *position.Variant, infos []LayerInfo, limit int64) *diskLower {
+	blocks := make([]int, len(infos))
+	for i, info := range infos {
+		blocks[i] = info.Blocks
+	}
+	return &diskLower{s: s, v: v, infos: infos, cache: newBlockCache[int8](blocks, 1, limit)}
+}
+
+func (l *diskLower) value(n int, rank uint64) int8 {
+	b := int(rank / BlockSize)
+	if blk := l.cache.slots[n][b].Load(); blk != nil {
+		return (*blk)[rank%BlockSize]
+	}
+	blk, err := l.cache.get(n, b, func() ([]int8, error) {
+		info := l.infos[n]
+		dst := make([]int8, min(int64(b+1)*BlockSize, info.Positions)-int64(b)*BlockSize)
+		return dst, l.s.getBlock(l.v, n, b, dst)
+	})
+	if err != nil {
+		l.fail.CompareAndSwap(nil, &err)
+		return 0
+	}
+	return blk[rank%BlockSize]
+}
+
+// err returns the first read error, if any.
+func (l *diskLower) err() error {
+	if e := l.fail.Load(); e != nil {
+		return fmt.Errorf("reading a lower layer: %w", *e)
+	}
+	return nil
+}
+
+// lowerSum returns the bytes of layers 0..n-1's values.
+func (b *builder) lowerSum(n int) int64 {
+	total := int64(0)
+	for m := 0; m < n; m++ {
+		total += b.ix.Size(m)
+	}
+	return total
+}
+
+// lowerHeld returns the bytes the layers below n take while n is built
+// with own bytes of its own arrays, and whether they are read from disk:
+// all of them in memory when they fit beside the layer (or there is no
+// store), else a block cache of what the budget leaves (at least
+// minLowerCache), or of BuildOptions.LowerCacheBytes when set.
+func (b *builder) lowerHeld(n int, own int64) (int64, bool) {
+	sum := b.lowerSum(n)
+	switch {
+	case b.s == nil:
+		return sum, false
+	case b.opts.LowerCacheBytes > 0:
+		return min(sum, b.opts.LowerCacheBytes), true
+	case !b.lowerDropped && sum+own <= b.opts.MemBytes:
+		return sum, false
+	}
+	return min(sum, max(b.opts.MemBytes-own, minLowerCache)), true
+}
+
+// lowerSource returns the lower layers for layer n: in memory, or from
+// disk through a cache of held bytes (dropping those in memory).
+func (b *builder) lowerSource(n int, held int64, disk bool) (lowerValues, *diskLower, error) {
+	if !disk {
+		return memLower(b.lower), nil, nil
+	}
+	for i := range b.lower {
+		b.lower[i] = nil // from now on, lower layers come from disk
+	}
+	b.lowerDropped = true
+	infos, err := b.s.layers(b.v)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := newDiskLower(b.s, b.v, complete(infos)[:n], held)
+	return d, d, nil
+}

@@ -1,0 +1,157 @@
+package tablebase
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"mancala/position"
+)
+
+// TestUnsowMatchesGraph: for awari and oware, the layers built by
+// un-sowing have the same value and distance checksums as those built on
+// the stored predecessor graph (two independent ways to find a position's
+// predecessors). TABLEBASE_UNSOW_SEEDS=16 runs the check the issue asks
+// for on every position up to 16 seeds (a measurement, minutes).
+func TestUnsowMatchesGraph(t *testing.T) {
+	seeds := 10
+	if testing.Short() {
+		seeds = 8
+	}
+	if s, err := strconv.Atoi(os.Getenv("TABLEBASE_UNSOW_SEEDS")); err == nil {
+		seeds = s
+	}
+	for _, v := range position.Variants() {
+		if !canUnsow(v) {
+			continue
+		}
+		t.Run(v.Name, func(t *testing.T) {
+			graph := layerChecksums(t, build(t, v, seeds, MethodGraph), v)
+			unsow := layerChecksums(t, build(t, v, seeds, MethodUnsow), v)
+			if fmt.Sprint(graph) != fmt.Sprint(unsow) {
+				t.Errorf("layer checksums (values, distances)\nunsow %x\ngraph %x", unsow, graph)
+			}
+		})
+	}
+}
+
+// layerChecksums returns each stored layer's value and distance checksums and
+// method.
+func layerChecksums(t *testing.T, dir string, v *position.Variant) [][2]uint64 {
+	t.Helper()
+	s, err := openStore(dir, v, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	infos, err := s.layers(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sums [][2]uint64
+	for _, info := range complete(infos) {
+		sums = append(sums, [2]uint64{info.Checksum, info.DistanceChecksum})
+	}
+	return sums
+}
+
+// TestPartitionedMatchesShared: a layer split into rank ranges that
+// exchange batched updates (partition.go) gets the same values and
+// distances as the shared-memory propagation, by un-sowing (awari) and on
+// the graph (akon, djenon-abe).
+func TestPartitionedMatchesShared(t *testing.T) {
+	seeds := 9
+	if testing.Short() {
+		seeds = 7
+	}
+	for _, name := range []string{"awari", "akon", "djenon-abe"} {
+		v := lookup(t, name)
+		t.Run(name, func(t *testing.T) {
+			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)
+			dir := t.TempDir()
+			if _, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: seeds, Threads: 2, Parts: 3}); err != nil {
+				t.Fatal(err)
+			}
+			if got := layerChecksums(t, dir, v); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("partitioned checksums\n%x\nwant\n%x", got, want)
+			}
+		})
+	}
+}
+
+// TestLowerFromDisk: reading the lower layers from the store through a
+// cache of two blocks (so that blocks are evicted and read again all the
+// time) gives the same layers as holding them in memory, for a variant
+// built by un-sowing and one on the graph. (A build falls back to this by
+// itself when the lower layers do not fit beside a layer; the smallest
+// such cache, minLowerCache, is larger than the layers a test can build.)
+func TestLowerFromDisk(t *testing.T) {
+	seeds := 10
+	if testing.Short() {
+		seeds = 8
+	}
+	for _, name := range []string{"oware", "akon"} {
+		v := lookup(t, name)
+		t.Run(name, func(t *testing.T) {
+			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)
+			dir := t.TempDir()
+			opts := BuildOptions{MaxSeeds: seeds, Threads: 2, LowerCacheBytes: 2 * BlockSize}
+			if _, err := Build(context.Background(), dir, v, opts); err != nil {
+				t.Fatal(err)
+			}
+			if got := layerChecksums(t, dir, v); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("with lower layers from disk\n%x\nwant\n%x", got, want)
+			}
+		})
+	}
+}
+
+// TestPrintChecksums prints the value checksums of the layers stored in
+// $TABLEBASE_SUMS_DIR for $TABLEBASE_SUMS_VARIANT, of any format: the
+// measurement that compares a build with one made by an older program.
+func TestPrintChecksums(t *testing.T) {
+	dir, name := os.Getenv("TABLEBASE_SUMS_DIR"), os.Getenv("TABLEBASE_SUMS_VARIANT")
+	if dir == "" || name == "" {
+		t.Skip("set TABLEBASE_SUMS_DIR and TABLEBASE_SUMS_VARIANT")
+	}
+	v := lookup(t, name)
+	s, err := openStore(dir, v, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	infos, err := s.layers(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var values, dist, positions int64
+	for _, info := range complete(infos) {
+		fmt.Printf("%s layer %d: %d positions, values %016x, method %s, %.1f s\n", name, info.Seeds, info.Positions, info.Checksum, info.Method, info.Seconds)
+		values, dist, positions = values+info.StoredBytes, dist+info.DistanceBytes, positions+info.Positions
+	}
+	fmt.Printf("%s: %d positions, values %.3f bytes a position, distances %.3f\n", name, positions,
+		float64(values)/float64(positions), float64(dist)/float64(positions))
+}
+
+// TestPlanAwari30: on a machine of 24 GiB (the default budget, 3/4 of
+// it), every layer of awari to 30 seeds is planned by un-sowing within
+// the budget, the layers from 29 on reading the lower layers from disk.
+func TestPlanAwari30(t *testing.T) {
+	v := lookup(t, "awari")
+	b := &builder{s: &store{}, v: v, ix: NewIndex(v.Pits), opts: BuildOptions{MaxSeeds: 30, MemBytes: 24 << 30 / 4 * 3}}
+	if err := b.checkBudget(0); err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n <= 30; n++ {
+		p := b.plan(n, 3.3)
+		_, lower, disk := b.unsowMemory(n)
+		if p.Method != "unsow" || p.MemBytes > b.opts.MemBytes {
+			t.Errorf("layer %d: %s, %d bytes of %d", n, p.Method, p.MemBytes, b.opts.MemBytes)
+		}
+		if n >= 26 {
+			t.Logf("layer %d: %d positions, %s, %.2f GB (lower layers %.2f GB, from disk %v)", n, p.Positions, p.Method, float64(p.MemBytes)/1e9, float64(lower)/1e9, disk)
+		}
+	}
+}
