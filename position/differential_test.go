@@ -77,15 +77,16 @@ func compareWithReference(v *Variant, p Position) error {
 
 // TestDifferential compares the packed engine with the reference
 // implementation on random reachable positions: 1,000,000 a variant in the
-// full suite, 20,000 under -short. Games are random playouts from the start,
+// full suite, 20,000 under -short, and for each of the 36 kalah sizes
+// 100,000 (1,000 under -short). Games are random playouts from the start,
 // restarted when they end, with a fixed seed per variant.
 func TestDifferential(t *testing.T) {
-	count := 1_000_000
+	count, kalahCount := 1_000_000, 100_000
 	if testing.Short() {
-		count = 20_000
+		count, kalahCount = 20_000, 1_000
 	}
 	var wg sync.WaitGroup
-	for _, v := range Variants() {
+	check := func(v *Variant, count int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -93,6 +94,12 @@ func TestDifferential(t *testing.T) {
 				t.Errorf("%s: %v", v.Name, err)
 			}
 		}()
+	}
+	for _, v := range Variants() {
+		check(v, count)
+	}
+	for _, v := range KalahVariants() {
+		check(v, kalahCount)
 	}
 	wg.Wait()
 }

@@ -73,15 +73,18 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 		c := int(m.Captured)
 		var t, h int
 		var proven bool
-		if c > 0 {
+		switch {
+		case m.Next.Side == p.Side: // kalah's extra move: the mover's value goes on, not negated
+			t, proven, h = w.negamax(m.Next, a-c, beta-c, depth-1, ply+1, ply+1, 0)
+		case c > 0:
 			t, proven, h = w.negamax(m.Next, c-beta, c-a, depth-1, ply+1, ply+1, 0)
-		} else {
+		default:
 			t, proven, h = w.negamax(m.Next, -beta, -a, depth-1, ply+1, layer, childHistory)
 		}
 		if w.stopped {
 			return 0, false, noHit
 		}
-		s := c - t
+		s := m.Value(p, t)
 		if s > best {
 			best, bestMove = s, int(m.Pit)+1
 		}

@@ -258,14 +258,17 @@ func (w *worker) searchMove(i, alpha, beta, d int) (int, bool) {
 	c := int(m.Captured)
 	var t int
 	var proven bool
-	if c > 0 {
+	switch {
+	case m.Next.Side == w.s.root.Side: // kalah's extra move: the mover's value goes on, not negated
+		t, proven, _ = w.negamax(m.Next, alpha-c, beta-c, d-1, 1, 1, 0)
+	case c > 0:
 		t, proven, _ = w.negamax(m.Next, c-beta, c-alpha, d-1, 1, 1, 0)
-	} else {
+	default:
 		root := w.s.root
 		h := pathHash(root, boardHash(root, w.s.salt))
 		t, proven, _ = w.negamax(m.Next, -beta, -alpha, d-1, 1, 0, h)
 	}
-	s := c - t
+	s := m.Value(w.s.root, t)
 	if w.stopped || !proven {
 		return s, proven
 	}
