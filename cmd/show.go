@@ -73,7 +73,7 @@ func printShow(out io.Writer, g *position.Game, res showResult) error {
 	if res.Passed {
 		fmt.Fprintln(out, passNote(3-g.Position.Player()))
 	}
-	fmt.Fprint(out, position.Diagram(g.Variant, g.Position))
+	fmt.Fprint(out, position.DiagramStores(g.Variant, g.Position, g.Captured))
 	if g.Over {
 		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", g.End, g.Final[0], g.Final[1])
 		return nil
