@@ -402,11 +402,11 @@ func (t *tablebases) memory(ctx context.Context, v *position.Variant, p position
 	seeds := t.opts.memTB
 	if seeds < 0 {
 		seeds = 0
-		for tablebase.MemoryPositions(v, seeds+1) <= memoryPositions {
+		for seeds < v.Total() && tablebase.MemoryPositions(v, seeds+1) <= memoryPositions {
 			seeds++
 		}
 	}
-	if t.opts.noTB || seeds == 0 || p.Seeds() > 2*seeds || (disk != nil && disk.MaxSeeds() >= seeds) {
+	if t.opts.noTB || seeds == 0 || p.Seeds() > 2*seeds || (disk != nil && disk.MaxSeeds() >= seeds) || !tablebase.Supports(v) {
 		return nil, nil
 	}
 	if m := t.built[v.Name]; m != nil {
@@ -435,7 +435,7 @@ func (t *tablebases) get(v *position.Variant) (solver.Tablebase, error) {
 		dir = tablebase.DefaultDir()
 	}
 	var h tbHandle
-	if !t.opts.noTB && dir != "" {
+	if !t.opts.noTB && dir != "" && tablebase.Supports(v) {
 		tb, err := tablebase.OpenProber(dir, v)
 		if err == nil && tb.MaxSeeds() < 0 {
 			tb.Close()

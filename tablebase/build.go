@@ -73,6 +73,9 @@ type BuildStats struct {
 func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptions) (BuildStats, error) {
 	began := time.Now()
 	stats := BuildStats{Variant: v.Name, MaxSeeds: -1}
+	if !Supports(v) {
+		return stats, errUnsupported(v)
+	}
 	if opts.MaxSeeds < 0 || opts.MaxSeeds > min(v.Total(), maxLayer) {
 		return stats, fmt.Errorf("max seeds %d: want 0..%d for %s", opts.MaxSeeds, min(v.Total(), maxLayer), v.Name)
 	}

@@ -31,6 +31,9 @@ func MemoryPositions(v *position.Variant, maxSeeds int) int64 {
 // memory, on threads goroutines (0: all cores). It returns ctx's error if
 // cancelled, or an error for a maxSeeds outside 0..v.Total().
 func BuildMemory(ctx context.Context, v *position.Variant, maxSeeds, threads int) (*Memory, error) {
+	if !Supports(v) {
+		return nil, errUnsupported(v)
+	}
 	if maxSeeds < 0 || maxSeeds > min(v.Total(), maxLayer) {
 		return nil, fmt.Errorf("max seeds %d: want 0..%d for %s", maxSeeds, min(v.Total(), maxLayer), v.Name)
 	}
