@@ -44,7 +44,7 @@ func (v *Variant) Moves(p Position, out *[MaxPits]Move) int {
 // perft's bulk count at the last ply.
 func (v *Variant) CountMoves(p Position) int {
 	relays := v.Sow == SowRelay || v.Sow == SowRelayOriginFirst
-	if v.GrandSlam != GrandSlamCapturesNothing && v.Feed != FeedNever || v.Pass != PassNever || relays {
+	if (v.GrandSlam != GrandSlamCapturesNothing && v.Feed != FeedNever) || v.Pass != PassNever || relays {
 		var buf [MaxPits]Move
 		return v.Moves(p, &buf)
 	}
