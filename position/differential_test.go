@@ -78,10 +78,10 @@ func compareWithReference(v *Variant, p Position) error {
 // TestDifferential compares the packed engine with the reference
 // implementation on random reachable positions: 1,000,000 a variant in the
 // full suite, 20,000 under -short, and for each of the 36 kalah sizes
-// 100,000 (1,000 under -short). Games are random playouts from the start,
+// 30,000 (1,000 under -short). Games are random playouts from the start,
 // restarted when they end, with a fixed seed per variant.
 func TestDifferential(t *testing.T) {
-	count, kalahCount := 1_000_000, 100_000
+	count, kalahCount := 1_000_000, 30_000
 	if testing.Short() {
 		count, kalahCount = 20_000, 1_000
 	}
