@@ -11,7 +11,7 @@ import (
 // PerftDepth is the fixed depth of each variant's perft benchmark, chosen
 // so that one run takes a fraction of a second on a small machine.
 var PerftDepth = map[string]int{
-	"awari": 10, "oware": 11, "akon": 9, "djenon-abe": 10, "djenon-aboure": 12,
+	"awari": 10, "oware": 11, "akon": 9, "djenon-abe": 10, "djenon-aboure": 12, "kalah": 10,
 }
 
 // Perft measures perft from each variant's start position to PerftDepth

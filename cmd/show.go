@@ -99,7 +99,7 @@ func printShow(out io.Writer, g *position.Game, res showResult) error {
 	if res.Passed {
 		fmt.Fprintln(out, passNote(position.Opponent(g.Position.Player())))
 	}
-	fmt.Fprint(out, position.Diagram(g.Variant, g.Position))
+	fmt.Fprint(out, position.DiagramStores(g.Variant, g.Position, g.Captured))
 	if g.Over {
 		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(g.End), g.Final[0], g.Final[1])
 		return nil

@@ -8,6 +8,8 @@ func (v *Variant) capture(rows *[2]uint64, last int) int {
 		return v.captureTwoThree(rows, last)
 	case CaptureAkon:
 		return v.captureAkon(rows, last)
+	case CaptureOpposite:
+		return v.captureOpposite(rows, last)
 	default:
 		return v.captureTwoFour(rows, last)
 	}

@@ -78,13 +78,14 @@ func compareWithReference(v *Variant, p Position) error {
 
 // TestDifferential compares the packed engine with the reference
 // implementation on random reachable positions: 1,000,000 a variant with
-// MANCALA_LONG=1, 40,000 by default, 5,000 under -short. Games are random
-// playouts from the start, restarted when they end, with a fixed seed per
-// variant.
+// MANCALA_LONG=1, 40,000 by default, 5,000 under -short, and for each of
+// the 36 kalah sizes 30,000, 3,000 and 500. Games are random playouts from the start,
+// restarted when they end, with a fixed seed per variant.
 func TestDifferential(t *testing.T) {
 	count := testsize.Pick(5_000, 40_000, 1_000_000)
+	kalahCount := testsize.Pick(500, 3_000, 30_000)
 	var wg sync.WaitGroup
-	for _, v := range Variants() {
+	check := func(v *Variant, count int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -92,6 +93,12 @@ func TestDifferential(t *testing.T) {
 				t.Errorf("%s: %v", v.Name, err)
 			}
 		}()
+	}
+	for _, v := range Variants() {
+		check(v, count)
+	}
+	for _, v := range KalahVariants() {
+		check(v, kalahCount)
 	}
 	wg.Wait()
 }

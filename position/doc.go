@@ -1,6 +1,7 @@
 // Package position is the rules engine: the packed board, the five
-// variants, sowing, captures, legal moves, game ends and the position
-// notation. Everything else (solver, tablebases, benchmarks) stands on it.
+// variants of rules.md and the kalah family, sowing, captures, legal moves,
+// game ends and the position notation. Everything else (solver,
+// tablebases, benchmarks) stands on it.
 //
 // # The board
 //
@@ -22,6 +23,13 @@
 //
 // A Variant is data: the sowing, capture, grand-slam, feeding, passing and
 // end rules as enums (rules.md sections 1-5). Lookup finds one by name.
+//
+// Kalah(m,n) (kalah.go, docs/kalah.md) is the same data with m pits a row
+// and n seeds a pit: sowing passes through the mover's store, which is not
+// on the board. Seeds banked there count in Move.Captured, so the stores
+// are the captures of the notation, and a move whose last seed falls into
+// the store keeps the mover (Move.Next has the same Side, rows unswapped),
+// which is why a move's value is always Move.Value.
 //
 // # Moves and values
 //

@@ -11,8 +11,8 @@ const PassPit = 0
 // Move is one legal move and the position it leads to.
 type Move struct {
 	Pit      int8     // 1..Pits on the mover's row, or PassPit
-	Captured int8     // seeds the move captured for the mover
-	Next     Position // the position after the move, the other player to move
+	Captured int8     // seeds the move captured (or banked in kalah's store) for the mover
+	Next     Position // the position after the move: the other player to move, or the mover again (kalah)
 }
 
 // IsPass reports whether the move is a pass (rules.md 4.5, 5.4).
@@ -37,12 +37,14 @@ func (v *Variant) Moves(p Position, out *[MaxPits]Move) int {
 }
 
 // CountMoves returns how many moves Moves would list, without making them
-// where the rules allow: when captures can never empty the opponent's row
-// (oware's grand slam captures nothing) and sowing has no relays, a move is
-// illegal only if the opponent's row is empty and the move does not reach
-// it. This is perft's bulk count at the last ply.
+// where the rules allow: without feeding (kalah) every playable pit is a
+// move; when captures can never empty the opponent's row (oware's grand
+// slam captures nothing) and sowing has no relays, a move is illegal only
+// if the opponent's row is empty and the move does not reach it. This is
+// perft's bulk count at the last ply.
 func (v *Variant) CountMoves(p Position) int {
-	if v.GrandSlam != GrandSlamCapturesNothing || v.Pass != PassNever || v.Sow >= SowRelay {
+	relays := v.Sow == SowRelay || v.Sow == SowRelayOriginFirst
+	if (v.GrandSlam != GrandSlamCapturesNothing && v.Feed != FeedNever) || v.Pass != PassNever || relays {
 		var buf [MaxPits]Move
 		return v.Moves(p, &buf)
 	}
@@ -102,21 +104,19 @@ func (v *Variant) legalMoves(p Position, out *[MaxPits]Move) int {
 	n := 0
 	for m := v.playable(p.Own); m != 0; m &= m - 1 {
 		o := trailingPit(m)
-		own, opp, captured, ok := v.sow(p.Own, p.Opp, o)
-		if !ok || (feed && opp == 0) {
+		s, ok := v.sow(p.Own, p.Opp, o)
+		if !ok || (feed && s.opp == 0) {
 			continue
 		}
-		out[n] = Move{Pit: int8(o + 1), Captured: int8(captured),
-			Next: Position{Own: opp, Opp: own, Side: p.Side ^ 1}}
+		out[n] = Move{Pit: int8(o + 1), Captured: int8(s.captured), Next: s.next(p.Side)}
 		n++
 	}
 	if n == 0 && v.Feed == FeedIfPossible {
 		// rules.md 3.4: when no move feeds, every move is legal.
 		for m := v.playable(p.Own); m != 0; m &= m - 1 {
 			o := trailingPit(m)
-			own, opp, captured, _ := v.sow(p.Own, p.Opp, o)
-			out[n] = Move{Pit: int8(o + 1), Captured: int8(captured),
-				Next: Position{Own: opp, Opp: own, Side: p.Side ^ 1}}
+			s, _ := v.sow(p.Own, p.Opp, o)
+			out[n] = Move{Pit: int8(o + 1), Captured: int8(s.captured), Next: s.next(p.Side)}
 			n++
 		}
 	}
@@ -124,13 +124,13 @@ func (v *Variant) legalMoves(p Position, out *[MaxPits]Move) int {
 }
 
 // Play makes the move from the mover's pit (1..Pits) without checking that
-// it is legal, and returns the next position (the other player to move) and
-// the seeds captured. It is the raw make-move that benchmarks measure; use
-// MakeMove for checked play. The result is meaningless for an empty pit or
-// an endless relay.
+// it is legal, and returns the next position (the other player to move,
+// or the same after kalah's extra move) and the seeds captured. It is the
+// raw make-move that benchmarks measure; use MakeMove for checked play. The
+// result is meaningless for an empty pit or an endless relay.
 func (v *Variant) Play(p Position, pit int) (Position, int) {
-	own, opp, captured, _ := v.sow(p.Own, p.Opp, pit-1)
-	return Position{Own: opp, Opp: own, Side: p.Side ^ 1}, captured
+	s, _ := v.sow(p.Own, p.Opp, pit-1)
+	return s.next(p.Side), s.captured
 }
 
 // MakeMove plays pit (1..Pits, or PassPit where the mover must pass) in p.
@@ -167,9 +167,9 @@ func (v *Variant) whyIllegal(p Position, pit int, legal []Move) error {
 		}
 		return fmt.Errorf("move %s: pit %d holds %d seed, %s plays only pits with %d or more", name, pit, seeds, v.Name, v.MinSow)
 	}
-	if _, opp, _, ok := v.sow(p.Own, p.Opp, pit-1); !ok {
+	if s, ok := v.sow(p.Own, p.Opp, pit-1); !ok {
 		return fmt.Errorf("move %s: its relay sowing never ends", name)
-	} else if opp == 0 && p.Opp != 0 && v.Feed != FeedWhenStarved {
+	} else if s.opp == 0 && p.Opp != 0 && v.Feed != FeedWhenStarved {
 		return fmt.Errorf("move %s: it would capture all the opponent's seeds (grand slam)", name)
 	}
 	return fmt.Errorf("move %s: it leaves the opponent no seeds, and a move that feeds them exists", name)

@@ -7,29 +7,36 @@ import (
 	"mancala/position/reference"
 )
 
-// referencePerft is perft written on the reference implementation: move
-// sequences of depth plies, forced passes transparent, game ends cutting
-// lines short, repetition ignored.
-func referencePerft(s reference.State, depth int) uint64 {
-	s, _ = reference.Normalize(s)
-	if depth == 0 {
-		return 1
-	}
-	var nodes uint64
-	for _, pit := range reference.LegalMoves(s) {
-		next, _, _, err := reference.Apply(s, pit)
-		if err != nil {
-			panic(err)
+// referencePerft is perft written on the reference implementation, for
+// every depth 1..depth in one walk: counts[d-1] is the number of move
+// sequences of d plies, forced passes transparent, game ends cutting lines
+// short, repetition ignored.
+func referencePerft(s reference.State, depth int) (counts []uint64) {
+	counts = make([]uint64, depth)
+	var walk func(s reference.State, ply int)
+	walk = func(s reference.State, ply int) {
+		s, _ = reference.Normalize(s)
+		moves := reference.LegalMoves(s)
+		counts[ply] += uint64(len(moves))
+		if ply+1 == depth {
+			return
 		}
-		nodes += referencePerft(next, depth-1)
+		for _, pit := range moves {
+			next, _, _, err := reference.Apply(s, pit)
+			if err != nil {
+				panic(err)
+			}
+			walk(next, ply+1)
+		}
 	}
-	return nodes
+	walk(s, 0)
+	return counts
 }
 
-// perftStart holds perft counts from each start position, depths 1..8,
-// computed by the packed engine and recomputed with the reference
-// implementation: to depth 8 with MANCALA_LONG=1, 6 by default, 5 under
-// -short. A change to any of
+// perftStart holds perft counts from each start position, depths 1..8
+// (1..10 for kalah), computed by the packed engine and recomputed with the
+// reference implementation: to depth 10 with MANCALA_LONG=1, 6 by default,
+// 5 under -short. A change to any of
 // them means a rules change: bump RulesVersion.
 var perftStart = map[string][]uint64{
 	"awari":         {6, 36, 190, 1014, 5219, 27332, 138783, 707716},
@@ -37,22 +44,40 @@ var perftStart = map[string][]uint64{
 	"akon":          {7, 49, 308, 1953, 12054, 75300, 461716, 2835119},
 	"djenon-abe":    {6, 32, 154, 749, 3732, 18282, 88065, 417165},
 	"djenon-aboure": {6, 27, 120, 512, 1963, 7862, 26776, 92742},
+	// Kalah(6,4) to depth 10; an extra move is a ply of its own.
+	"kalah":     {6, 35, 185, 942, 4690, 23233, 114430, 563055, 2763490, 13519612},
+	"kalah-3x3": {3, 8, 19, 48, 120, 283, 613, 1306, 2656, 5215},
+}
+
+// perftVariants are the variants TestPerftStart covers: the five games,
+// the usual kalah and a small one.
+func perftVariants() []*Variant {
+	return append(Variants(), Kalah(6, 4), Kalah(3, 3))
 }
 
 func TestPerftStart(t *testing.T) {
-	agreeDepth := testsize.Pick(5, 6, 8)
-	for _, v := range Variants() {
-		want := perftStart[v.Name]
-		for depth := 1; depth <= len(want); depth++ {
-			if got := v.Perft(v.Start(), depth); got != want[depth-1] {
-				t.Errorf("%s perft %d = %d, want %d", v.Name, depth, got, want[depth-1])
-			}
-			if depth > agreeDepth {
-				continue
-			}
-			if ref := referencePerft(reference.Start(v.Name), depth); ref != want[depth-1] {
-				t.Errorf("%s perft %d: reference %d, regression value %d", v.Name, depth, ref, want[depth-1])
-			}
+	agreeDepth := testsize.Pick(5, 6, 10)
+	for _, v := range perftVariants() {
+		t.Run(v.Name, func(t *testing.T) {
+			t.Parallel()
+			checkPerftStart(t, v, agreeDepth)
+		})
+	}
+}
+
+// checkPerftStart checks v's perftStart counts with the packed engine, and
+// to agreeDepth with the reference implementation.
+func checkPerftStart(t *testing.T, v *Variant, agreeDepth int) {
+	want := perftStart[v.Name]
+	for depth := 1; depth <= len(want); depth++ {
+		if got := v.Perft(v.Start(), depth); got != want[depth-1] {
+			t.Errorf("%s perft %d = %d, want %d", v.Name, depth, got, want[depth-1])
+		}
+	}
+	ref := referencePerft(reference.Start(v.Name), min(agreeDepth, len(want)))
+	for depth, n := range ref {
+		if n != want[depth] {
+			t.Errorf("%s perft %d: reference %d, regression value %d", v.Name, depth+1, n, want[depth])
 		}
 	}
 }
@@ -60,7 +85,7 @@ func TestPerftStart(t *testing.T) {
 // Divide's counts add up to Perft's, also where the mover must pass at
 // once (the pass is no ply).
 func TestDivideSumsToPerft(t *testing.T) {
-	for _, s := range []string{"awari", "oware", "akon", "djenon-abe", "djenon-aboure",
+	for _, s := range []string{"awari", "oware", "akon", "djenon-abe", "djenon-aboure", "kalah", "kalah-2x5",
 		"djenon-aboure:1,2,1,2,2,1/1,0,1,0,1,0:2", "djenon-abe:0,0,0,0,0,0/0,0,0,0,0,5:1"} {
 		st, err := Parse(s)
 		if err != nil {

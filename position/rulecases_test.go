@@ -17,7 +17,7 @@ func TestAboureAllEndlessPasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	v, p := st.Variant, st.Position
-	if _, _, _, ok := v.sow(p.Own, p.Opp, 0); ok {
+	if _, ok := v.sow(p.Own, p.Opp, 0); ok {
 		t.Fatal("pit 1 should relay forever")
 	}
 	var buf [MaxPits]Move

@@ -5,7 +5,8 @@ package position
 // With it a whole lap, however many times it goes round, is two additions.
 type lapDelta struct {
 	own, opp uint64 // seeds added to the mover's row and the opponent's
-	last     int8   // ring index of the pit that received the last seed
+	last     int8   // ring index of the pit that received the last seed (storeRing: the store)
+	banked   int8   // seeds sown into the mover's store (SowStore only)
 }
 
 // lapTargets lists, in order, the ring indexes that receive the k seeds of
@@ -40,6 +41,19 @@ func lapTargets(v *Variant, start, k int) []int {
 		for i := 0; i < k; i++ {
 			targets = append(targets, (start+i)%ring)
 		}
+	case SowStore: // kalah: the mover's store between the mover's last pit and the opponent's first
+		store := v.storeRing()
+		for len(targets) < k {
+			switch next {
+			case v.Pits - 1:
+				next = store
+			case store:
+				next = v.Pits
+			default:
+				next = (next + 1) % ring
+			}
+			targets = append(targets, next)
+		}
 	}
 	return targets
 }
@@ -53,7 +67,9 @@ func buildLapTable(v *Variant) []lapDelta {
 		for k := 1; k < stride; k++ {
 			d := &table[start*stride+k]
 			for _, t := range lapTargets(v, start, k) {
-				if t < v.Pits {
+				if t == v.storeRing() {
+					d.banked++
+				} else if t < v.Pits {
 					d.own += 1 << (8 * uint(t))
 				} else {
 					d.opp += 1 << (8 * uint(t-v.Pits))
@@ -89,22 +105,42 @@ func (v *Variant) takeRingPit(rows *[2]uint64, i int) int {
 	return c
 }
 
+// sown is the outcome of one move on the packed rows.
+type sown struct {
+	own, opp uint64 // the rows from the mover's point of view
+	captured int    // seeds captured, or banked in the mover's store
+	again    bool   // the last seed fell into the mover's store: the mover moves again
+}
+
+// next returns the position after the move from a position with side to
+// move: the rows swapped and the other side to move, unless the mover moves
+// again.
+func (s sown) next(side uint8) Position {
+	if s.again {
+		return Position{Own: s.own, Opp: s.opp, Side: side}
+	}
+	return Position{Own: s.opp, Opp: s.own, Side: side ^ 1}
+}
+
 // sow plays the mover's pit o (0-based), which must be non-empty: the whole
-// move, relays and capture included, on the packed rows. It returns the rows
-// from the mover's point of view, the seeds captured, and ok=false when the
-// move never ends (rules.md 4.4).
-func (v *Variant) sow(own, opp uint64, o int) (newOwn, newOpp uint64, captured int, ok bool) {
+// move, relays, seeds banked in the store and capture included, on the
+// packed rows. ok is false when the move never ends (rules.md 4.4).
+func (v *Variant) sow(own, opp uint64, o int) (s sown, ok bool) {
 	rows := [2]uint64{own, opp}
 	k := int(own >> (8 * uint(o)) & 0xff)
 	last := v.lap(&rows, o, k)
 	switch v.Sow {
 	case SowRelay, SowRelayOriginFirst:
 		if last, ok = v.relay(&rows, last); !ok {
-			return own, opp, 0, false
+			return sown{own: own, opp: opp}, false
 		}
+	case SowStore:
+		s.captured = int(v.laps[o*v.stride+k].banked)
+		s.again = last == v.storeRing()
 	}
-	captured = v.capture(&rows, last)
-	return rows[0], rows[1], captured, true
+	s.captured += v.capture(&rows, last)
+	s.own, s.opp = rows[0], rows[1]
+	return s, true
 }
 
 // relay continues a relay sowing (rules.md 4.2) from the lap that ended in

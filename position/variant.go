@@ -27,6 +27,10 @@ const (
 	// SowRelayOriginFirst: the first seed goes back into the lap's start
 	// pit (djenon-aboure, rules.md 5.2).
 	SowRelayOriginFirst
+	// SowStore: one seed a pit from the next pit, through the mover's
+	// store (after the mover's last pit) but never the opponent's; a last
+	// seed in the store gives the mover another move (kalah, docs/kalah.md).
+	SowStore
 )
 
 // CaptureRule says what the last seed of a move captures.
@@ -45,6 +49,10 @@ const (
 	// CaptureTwoFour: 2 or 4 anywhere, chain backward around the whole
 	// ring (djenon games, rules.md 4.3).
 	CaptureTwoFour
+	// CaptureOpposite: a last seed in an empty pit of the mover's own row
+	// takes itself and the seeds of the opponent's pit opposite, when that
+	// pit holds seeds (kalah, docs/kalah.md).
+	CaptureOpposite
 )
 
 // GrandSlamRule says what happens to a capture that would empty the
@@ -112,7 +120,7 @@ const (
 type Variant struct {
 	Name       string // lower-case name used in position strings
 	ID         uint8  // stable number used in tablebase keys
-	Pits       int    // pits per row: 6, or 7 for akon
+	Pits       int    // pits per row: 6, 7 for akon, 1..6 for kalah
 	StartSeeds int    // seeds per pit at the start
 	Clockwise  bool   // sowing direction, for drawing only (rules.md 0)
 	MinSow     int    // fewest seeds an origin pit must hold to be played
@@ -135,7 +143,8 @@ type Variant struct {
 	ringShift [2 * MaxPits]uint8 // the bit offset of ring pit i in its row
 }
 
-// Total returns the seeds in the variant's start position (48 or 70).
+// Total returns the seeds in the variant's start position (48, 70, or
+// 2*Pits*StartSeeds for kalah).
 func (v *Variant) Total() int { return 2 * v.Pits * v.StartSeeds }
 
 // Start returns the start position: every pit holds StartSeeds, player 1 to
@@ -166,15 +175,21 @@ var variants = []*Variant{
 
 func init() {
 	for _, v := range variants {
-		v.laps, v.stride = buildLapTable(v), v.Total()+1
-		for i := 0; i < 2*v.Pits; i++ {
-			v.ringWord[i], v.ringShift[i] = uint8(i/v.Pits), uint8(8*(i%v.Pits))
-		}
+		v.prepare()
 	}
 }
 
-// Lookup returns the variant with the given name (case-insensitive), or an
-// error listing the known names.
+// prepare fills the variant's precomputed tables.
+func (v *Variant) prepare() *Variant {
+	v.laps, v.stride = buildLapTable(v), v.Total()+1
+	for i := 0; i < 2*v.Pits; i++ {
+		v.ringWord[i], v.ringShift[i] = uint8(i/v.Pits), uint8(8*(i%v.Pits))
+	}
+	return v
+}
+
+// Lookup returns the variant with the given name (case-insensitive): one of
+// Names, or a kalah size `kalah-MxN`. The error lists the known names.
 func Lookup(name string) (*Variant, error) {
 	lower := strings.ToLower(name)
 	for _, v := range variants {
@@ -182,18 +197,24 @@ func Lookup(name string) (*Variant, error) {
 			return v, nil
 		}
 	}
-	return nil, fmt.Errorf("%q is not a variant (known: %s)", name, strings.Join(Names(), ", "))
+	if v, ok := lookupKalah(lower); ok {
+		return v, nil
+	}
+	return nil, fmt.Errorf("%q is not a variant (known: %s; kalah-MxN for M pits and N seeds, 1..6)",
+		name, strings.Join(Names(), ", "))
 }
 
-// Variants returns every supported variant, in a fixed order.
+// Variants returns the five games of rules.md sections 1-5, in a fixed
+// order. The kalah family is listed by KalahVariants.
 func Variants() []*Variant { return append([]*Variant(nil), variants...) }
 
-// Names returns the variant names, sorted.
+// Names returns the names of Variants and "kalah" (Kalah(6,4)), sorted.
 func Names() []string {
-	names := make([]string, len(variants))
+	names := make([]string, len(variants), len(variants)+1)
 	for i, v := range variants {
 		names[i] = v.Name
 	}
+	names = append(names, KalahName)
 	sort.Strings(names)
 	return names
 }

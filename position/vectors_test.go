@@ -30,9 +30,11 @@ type outcome struct {
 	FinalScore     []int  `json:"final_score"`
 }
 
-func loadVectors(t *testing.T) []ruleVector {
+// loadVectors reads a vector file of testdata and checks how many vectors
+// it holds.
+func loadVectors(t *testing.T, name string, count int) []ruleVector {
 	t.Helper()
-	data, err := os.ReadFile("testdata/rules-vectors.json")
+	data, err := os.ReadFile("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,14 +44,23 @@ func loadVectors(t *testing.T) []ruleVector {
 	if err := json.Unmarshal(data, &file); err != nil {
 		t.Fatal(err)
 	}
-	if len(file.Vectors) != 38 {
-		t.Fatalf("want 38 vectors, got %d", len(file.Vectors))
+	if len(file.Vectors) != count {
+		t.Fatalf("%s: want %d vectors, got %d", name, count, len(file.Vectors))
 	}
 	return file.Vectors
 }
 
+// TestKalahVectors checks the hand-worked kalah examples (laps through the
+// store, extra moves, captures, the end sweep); the reference
+// implementation checks the same file.
+func TestKalahVectors(t *testing.T) {
+	for _, vec := range loadVectors(t, "kalah-vectors.json", 14) {
+		t.Run(vec.ID, func(t *testing.T) { checkVector(t, vec, vec.Variant, vec.Expected) })
+	}
+}
+
 func TestRuleVectors(t *testing.T) {
-	for _, vec := range loadVectors(t) {
+	for _, vec := range loadVectors(t, "rules-vectors.json", 38) {
 		t.Run(vec.ID, func(t *testing.T) {
 			checkVector(t, vec, vec.Variant, vec.Expected)
 			if vec.ExpectedOw != nil {

@@ -1,13 +1,16 @@
 // Package reference is a slow, deliberately plain statement of the game rules in
 // /work/shared/rules.md, used to cross-check the fast packed engine in package position.
 //
-// It knows five two-row mancala games, named as in rules.md:
+// It knows the five two-row mancala games of rules.md, named as there:
 //
 //	awari          rules.md section 1   2x6, 4 seeds a pit
 //	oware          rules.md section 2   2x6, 4 seeds a pit (abapa tournament rules)
 //	akon           rules.md section 3   2x7, 5 seeds a pit
 //	djenon-abe     rules.md section 4   2x6, 4 seeds a pit, relay sowing
 //	djenon-aboure  rules.md section 5   2x6, 4 seeds a pit, relay sowing, first seed back into the origin
+//
+// and the kalah family, Kalah(m,n) with m pits a row and n seeds a pit (1..6 each), named "kalah"
+// for Kalah(6,4) and "kalah-MxN" otherwise, as docs/kalah.md states it (kalah.go).
 //
 // Everything is written for obvious correctness, not speed: the board is a plain slice laid out as
 // the sowing ring (rules.md section 0), every move is simulated seed by seed on a copy, and a move's

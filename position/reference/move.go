@@ -7,11 +7,15 @@ type outcome struct {
 	board    ring // the board after sowing, relays and captures
 	captured int  // the seeds the mover captured
 	endless  bool // the relays never end (rules.md 4.4); board and captured are then unset
+	again    bool // kalah: the last seed fell into the mover's store, the mover moves again
 }
 
 // simulate plays pit (1..n) for s.ToMove on a copy of s's board, legal or not. The pit must hold
 // at least one seed.
 func simulate(s State, pit int) outcome {
+	if isKalah(s.Variant) {
+		return kalahMove(s, pit)
+	}
 	b := toRing(s)
 	mover := s.ToMove
 	origin := b.pit1(mover) + pit - 1

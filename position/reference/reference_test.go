@@ -14,7 +14,7 @@ import (
 	"mancala/internal/testsize"
 )
 
-var variants = []string{awari, oware, akon, djenonAbe, djenonAboure}
+var variants = []string{awari, oware, akon, djenonAbe, djenonAboure, kalah, "kalah-1x1", "kalah-3x2", "kalah-6x6"}
 
 // vector is one worked example of testdata/rules-vectors.json.
 type vector struct {
@@ -38,9 +38,10 @@ type expected struct {
 	FinalScore     []int           `json:"final_score"`
 }
 
-func loadVectors(t *testing.T) []vector {
+// loadVectors reads a vector file of position/testdata.
+func loadVectors(t *testing.T, name string) []vector {
 	t.Helper()
-	data, err := os.ReadFile("../testdata/rules-vectors.json")
+	data, err := os.ReadFile("../testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,8 +176,20 @@ func (g *game) end(shares [2]int) {
 // on its board that makes 53 seeds, more than awari's 48. Its move, as expected, captures nothing.
 var knownDefects = map[string]string{"awari-04": "captured"}
 
+// TestKalahVectors checks the hand-worked kalah examples, which the packed
+// engine checks too.
+func TestKalahVectors(t *testing.T) {
+	vectors := loadVectors(t, "kalah-vectors.json")
+	if len(vectors) != 14 {
+		t.Errorf("got %d kalah vectors, want 14", len(vectors))
+	}
+	for _, v := range vectors {
+		t.Run(v.ID, func(t *testing.T) { checkVector(t, v.Position, v, v.Expected) })
+	}
+}
+
 func TestVectors(t *testing.T) {
-	vectors := loadVectors(t)
+	vectors := loadVectors(t, "rules-vectors.json")
 	if len(vectors) != 38 {
 		t.Errorf("got %d vectors, want 38", len(vectors))
 	}
@@ -353,8 +366,15 @@ func TestStart(t *testing.T) {
 	for _, variant := range variants {
 		s := Start(variant)
 		want := 48
-		if variant == akon {
+		switch variant {
+		case akon:
 			want = 70
+		case "kalah-1x1":
+			want = 2
+		case "kalah-3x2":
+			want = 12
+		case "kalah-6x6":
+			want = 72
 		}
 		if boardSeeds(s) != want || s.ToMove != 1 || len(LegalMoves(s)) != Pits(variant) {
 			t.Errorf("%s: start %v", variant, s)
@@ -463,7 +483,9 @@ func TestPasses(t *testing.T) {
 func TestMalformed(t *testing.T) {
 	good := Start(awari)
 	bad := []State{
-		{Variant: "kalah", Rows: good.Rows, ToMove: 1},
+		{Variant: "bao", Rows: good.Rows, ToMove: 1},
+		{Variant: "kalah-7x4", Rows: good.Rows, ToMove: 1},
+		{Variant: "kalah-4x3", Rows: good.Rows, ToMove: 1}, // 6 pits a row, not 4
 		{Variant: akon, Rows: good.Rows, ToMove: 1},
 		{Variant: awari, Rows: good.Rows, ToMove: 0},
 		{Variant: awari, Rows: [2][]int{{4, 4, 4, 4, 4, -1}, good.Rows[1]}, ToMove: 1},

@@ -16,6 +16,8 @@ import "fmt"
 //     the player to move has no legal move and does not pass; each takes their own row, except
 //     that when only one row holds seeds its owner gives one of them to the opponent.
 //   - djenon-aboure (5.4, 5.5): when neither player has a legal move; each takes their own row.
+//   - kalah (docs/kalah.md): when the player to move has no seeds; each takes their own row, so the
+//     other player takes what is left.
 func GameOver(s State) (over bool, shares [2]int) {
 	mustBeValid(s)
 	if !isOver(s) {
@@ -71,6 +73,9 @@ func Apply(s State, move int) (next State, captured int, passed bool, err error)
 	}
 	o := simulate(s, move)
 	next = State{Variant: s.Variant, Rows: o.board.rows(), ToMove: other(s.ToMove)}
+	if o.again {
+		next.ToMove = s.ToMove // kalah's extra move
+	}
 	next, passed = Normalize(next)
 	return next, o.captured, passed, nil
 }
@@ -184,6 +189,9 @@ func isOver(s State) bool {
 		return oneSeedEach(s) || (!hasMove(s) && !mustPass(s))
 	case djenonAboure:
 		return !hasMove(s) && !mustPass(s)
+	}
+	if isKalah(s.Variant) { // the player to move has no seeds
+		return seedsOf(s, s.ToMove) == 0
 	}
 	panic(fmt.Sprintf("reference: unknown variant %q", s.Variant))
 }

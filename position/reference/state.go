@@ -16,8 +16,8 @@ const (
 
 // State is a board in absolute terms.
 type State struct {
-	Variant string   // one of the five names
-	Rows    [2][]int // Rows[0] = player 1's pits, Rows[1] = player 2's pits, each in that player's sowing order from pit 1 (len 6, or 7 for akon)
+	Variant string   // one of the five names, or a kalah size ("kalah", "kalah-MxN")
+	Rows    [2][]int // Rows[0] = player 1's pits, Rows[1] = player 2's pits, each in that player's sowing order from pit 1 (len 6, 7 for akon, m for Kalah(m,n))
 	ToMove  int      // 1 or 2
 }
 
@@ -31,9 +31,12 @@ func Pits(variant string) int {
 	return n
 }
 
-// StartSeeds returns the seeds per pit at the start: 5 for akon, 4 for the others.
-// It panics on an unknown variant.
+// StartSeeds returns the seeds per pit at the start: 5 for akon, n for Kalah(m,n), 4 for the
+// others. It panics on an unknown variant.
 func StartSeeds(variant string) int {
+	if _, seeds, ok := kalahSize(variant); ok {
+		return seeds
+	}
 	if Pits(variant) == 7 {
 		return 5
 	}
@@ -69,7 +72,8 @@ func pitsOf(variant string) (int, bool) {
 	case akon:
 		return 7, true
 	}
-	return 0, false
+	pits, _, ok := kalahSize(variant)
+	return pits, ok
 }
 
 // validate reports what is wrong with s, or nil if it is a well-formed state.
