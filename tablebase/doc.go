@@ -6,9 +6,17 @@
 //     combinatorial number system; the formula and its source are on
 //     Index), and a cursor that walks a layer in rank order without
 //     unranking.
-//   - retro.go, build.go: the retrograde build, layer by layer.
+//   - retro.go, build.go: the retrograde build, layer by layer;
+//     propagate.go its threshold propagation, unsow.go the un-sowing
+//     predecessors of awari and oware, partition.go the same propagation
+//     over rank ranges that exchange batched updates (the seam of a
+//     build across machines, docs/distributed-build.md), lower.go the
+//     lower layers in memory or read back through a block cache
+//     (blockcache.go), plan.go the memory plan, the budget and the ETA,
+//     encode.go the layer's blocks.
 //   - store.go: storage in Badger, blocks of packed values, one metadata key
-//     a layer (the key layout is above the key builders).
+//     a layer (the key layout is above the key builders); distance.go the
+//     distances' blocks, the stored format and ProbeDistance.
 //   - probe.go: Prober, the solver.Tablebase the search probes.
 //
 // Verify and Stats re-read a stored database; cmd/build.go, query.go,
