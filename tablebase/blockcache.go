@@ -28,8 +28,8 @@ func newBlockCache[T any](blocks []int, unit, limit int64) *blockCache[T] {
 	return c
 }
 
-// get returns block b of layer n, calling load on a miss; it returns nil
-// when load fails.
+// get returns block b of layer n, calling load on a miss, or load's
+// error.
 func (c *blockCache[T]) get(n, b int, load func() ([]T, error)) ([]T, error) {
 	slot := &c.slots[n][b]
 	if blk := slot.Load(); blk != nil {

@@ -6,10 +6,19 @@
 //     combinatorial number system; the formula and its source are on
 //     Index), and a cursor that walks a layer in rank order without
 //     unranking.
-//   - retro.go, build.go: the retrograde build, layer by layer.
+//   - retro.go, build.go: the retrograde build, layer by layer;
+//     propagate.go its threshold propagation, unsow.go the un-sowing
+//     predecessors of awari and oware, partition.go the same propagation
+//     over rank ranges that exchange batched updates (the seam of a
+//     build across machines, docs/distributed-build.md), lower.go the
+//     lower layers in memory or read back through a block cache
+//     (blockcache.go), plan.go the memory plan, the budget and the ETA,
+//     encode.go the layer's blocks.
 //   - store.go, layout.go, repair.go: storage in Badger, one database a
 //     layer, blocks of packed values, metadata and file checksums in
-//     layer.json, damage checks and repair (see Storage and Damage).
+//     layer.json, damage checks and repair (see Storage and Damage);
+//     distance.go the distances' blocks, the stored format and
+//     ProbeDistance.
 //   - probe.go: Prober, the solver.Tablebase the search probes.
 //
 // Verify and Stats re-read a stored database; cmd/build.go, query.go,

@@ -197,18 +197,21 @@ func slope(xs, ys []float64) float64 {
 	return (n*sxy - sx*sy) / den
 }
 
-// boundHeap lowers the Go runtime's soft memory limit to what layer n is
-// planned to need (plus a quarter for the frontier lists and what Badger
-// and the runtime hold), when that is below the limit already set, and
-// returns the function that restores it. Without it the collector lets
-// the heap grow to twice what is live, and the dead frontiers of the
-// propagation make the peak RSS about double the plan.
+// boundHeap bounds the Go heap while layer n is built: the collector runs
+// when the heap has grown by a quarter over what is live (rather than
+// doubled, Go's default), and the runtime's soft memory limit is lowered to
+// the layer's plan plus a quarter (for the frontier lists) and 64 MiB,
+// when that is below the limit set already. It returns the function that
+// restores both. Without it the dead frontiers of the propagation make the
+// peak RSS about double the plan.
 func (b *builder) boundHeap(planned int64) func() {
+	prevPercent := debug.SetGCPercent(25)
 	prev := debug.SetMemoryLimit(-1)
-	limit := planned + planned/4 + 64<<20
-	if limit >= prev {
-		return func() {}
+	if limit := planned + planned/4 + 64<<20; limit < prev {
+		debug.SetMemoryLimit(limit)
 	}
-	debug.SetMemoryLimit(limit)
-	return func() { debug.SetMemoryLimit(prev) }
+	return func() {
+		debug.SetMemoryLimit(prev)
+		debug.SetGCPercent(prevPercent)
+	}
 }
