@@ -17,6 +17,7 @@ var commands = []func() *cobra.Command{
 	newVerifyCmd,
 	newStatsCmd,
 	newBenchCmd,
+	newServeCmd,
 }
 
 // NewRootCmd builds the `mancala` command tree.
