@@ -51,10 +51,10 @@ type AnalyzeQuery struct {
 // VariantInfo is what a page needs to draw a variant's board.
 type VariantInfo struct {
 	Name      string `json:"name"`
-	Pits      int    `json:"pits"`       // pits a row
-	Seeds     int    `json:"seeds"`      // seeds in the start position
-	Clockwise bool   `json:"clockwise"`  // sowing direction (rules.md section 0)
-	Start     string `json:"start"`      // the start position string
+	Pits      int    `json:"pits"`      // pits a row
+	Seeds     int    `json:"seeds"`     // seeds in the start position
+	Clockwise bool   `json:"clockwise"` // sowing direction (rules.md section 0)
+	Start     string `json:"start"`     // the start position string
 }
 
 // BadRequest is an Oracle error caused by the request: a position that does
