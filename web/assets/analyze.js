@@ -6,7 +6,7 @@
 const $ = (id) => document.getElementById(id);
 const page = { variants: new Map(), games: [], game: null, ply: 0 };
 
-const EXAMPLE = "awari:0,1,0,2,0,3/1,0,2,0,1,0:1:20-18 6 5 4 3 6 5 1";
+const EXAMPLE = "awari:0,1,0,2,0,3/1,0,2,0,1,0:1:20-18 4 1 6 1 2 2 3 4 4 3 1 6 1 4";
 
 async function init() {
   for (const v of await api("/api/variants")) page.variants.set(v.name, v);
@@ -172,6 +172,7 @@ function selectPly(k) {
   const board = $("ply-board");
   drawBoard(board, pos, opts);
   board.setAttribute("data-ply", k);
+  board.setAttribute("data-position", p ? p.position : g.position);
   const info = $("ply-info");
   info.textContent = p
     ? `Before ply ${p.ply}: player ${p.player} played ${moveText(p.move)} (${signed(p.move_value)}); ` +

@@ -121,6 +121,10 @@ function drawPit(svg, pos, opts, player, pit, cx, cy) {
   if (best) cls.push("best");
   if (opts.played === pit && mover) cls.push("played");
   const g = el("g", { class: cls.join(" "), "data-player": player, "data-pit": pit, "data-seeds": seeds }, svg);
+  // The pit's whole column, from its value to the pit, takes the click.
+  const hitTop = player === 2 ? 0 : cy - GEOM.radius - 4;
+  const hitBottom = player === 2 ? cy + GEOM.radius + 4 : GEOM.height;
+  el("rect", { x: cx - GEOM.pitGap / 2 + 2, y: hitTop, width: GEOM.pitGap - 4, height: hitBottom - hitTop, class: "hit" }, g);
   el("circle", { cx: cx, cy: cy, r: GEOM.radius, class: "well" }, g);
   el("text", { x: cx, y: cy + 9, class: "count" }, g, String(seeds));
   const numberY = player === 2 ? cy - GEOM.radius - 9 : cy + GEOM.radius + 20;
