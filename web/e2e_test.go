@@ -205,6 +205,7 @@ func TestBrowser(t *testing.T) {
 	srv := httptest.NewServer(New(o, Config{Time: time.Minute, Searches: 2, LoopbackOnly: true}).Handler())
 	defer srv.Close()
 	t.Run("board", func(t *testing.T) { testBoardPage(t, ctx, srv.URL, o) })
+	t.Run("forced pass", func(t *testing.T) { testForcedPass(t, ctx, srv.URL, o) })
 	t.Run("analysis", func(t *testing.T) { testAnalysisPage(t, ctx, srv.URL, o) })
 	if p := cons.problems(); len(p) > 0 {
 		t.Errorf("the browser console reported:\n%s", strings.Join(p, "\n"))
@@ -277,6 +278,30 @@ func testBoardPage(t *testing.T, ctx context.Context, base string, o Oracle) {
 	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("board").dataset.position`)); got != positions[2] {
 		t.Errorf("the link %s shows %s, want %s", link, got, positions[2])
 	}
+}
+
+// testForcedPass plays a move after which the opponent cannot move
+// (djenon-aboure: no pit with two seeds) and checks that the page says so
+// and that the mover moves again.
+func testForcedPass(t *testing.T, ctx context.Context, base string, o Oracle) {
+	const start = "djenon-aboure:0,0,2,0,2,0/1,0,0,0,0,0:1"
+	err := chromedp.Do(ctx, chromedp.Navigate(base+"/?position="+url.QueryEscape(start)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "board")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#board g.pit.playable[data-pit="3"]`))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "board")
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[shownBoard](readBoard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(shown.Note, "Player 2 has no legal move and passes") || !strings.HasSuffix(shown.Position, ":1") {
+		t.Errorf("after a move that leaves player 2 stuck: position %s, note %q", shown.Position, shown.Note)
+	}
+	checkValues(t, o, shown)
 }
 
 // checkValues compares the values a board shows with the backend's solve
