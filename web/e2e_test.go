@@ -278,6 +278,29 @@ func testBoardPage(t *testing.T, ctx context.Context, base string, o Oracle) {
 	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("board").dataset.position`)); got != positions[2] {
 		t.Errorf("the link %s shows %s, want %s", link, got, positions[2])
 	}
+
+	// "Play best" plays the first best move that solve gives.
+	var want solved
+	answer, err := o.Solve(bg, SolveQuery{Position: positions[2], Time: time.Minute, All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	decode(t, answer, &want)
+	after, err := o.Play(bg, positions[2], fmt.Sprint(want.BestMoves[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var played struct {
+		Position string `json:"position"`
+	}
+	decode(t, after, &played)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#best"))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "board")
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("board").dataset.position`)); got != played.Position {
+		t.Errorf("Play best shows %s, want %s (move %v)", got, played.Position, want.BestMoves[0])
+	}
 }
 
 // testForcedPass plays a move after which the opponent cannot move

@@ -96,3 +96,29 @@ func TestServeShutsDownGracefully(t *testing.T) {
 		t.Error("the server still answers after shutting down")
 	}
 }
+
+// A client that goes away (the board page cancels the search of a
+// position it has left) frees its search slot at once.
+func TestClientGoneFreesTheSlot(t *testing.T) {
+	f := newFake()
+	srv := New(f, Config{Time: time.Minute, Searches: 1, QueueWait: 5 * time.Second})
+	base := startServer(t, srv)
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/solve?position=slow", nil)
+	go func() {
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-f.started
+	cancel()
+	start := time.Now()
+	resp, err := http.Get(base + "/api/solve?position=awari")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("status %d after %v, want 200: the slot was not freed", resp.StatusCode, time.Since(start))
+	}
+}

@@ -8,6 +8,7 @@ const state = {
   moves: [],           // moves played, as strings
   redo: [],            // moves undone, last undone last
   seq: 0,              // the newest load; older answers are dropped
+  abort: null,         // cancels the requests of the previous load
   play: null,          // the last /api/play answer
   solve: null,         // the last /api/solve answer for play.position
 };
@@ -90,13 +91,18 @@ function boardURL() {
 // then asks for every move's value (/api/solve?all=1) and draws them.
 async function load(opts) {
   const seq = ++state.seq;
+  // A new load cancels the previous one's requests, so that a search for a
+  // position already left does not hold a search slot on the server.
+  if (state.abort) state.abort.abort();
+  const abort = new AbortController();
+  state.abort = abort;
   const board = $("board");
   board.setAttribute("data-state", "loading");
   showError($("error"), null);
   let play;
   try {
     const q = new URLSearchParams({ position: state.start, moves: state.moves.join(",") });
-    play = await api("/api/play?" + q);
+    play = await api("/api/play?" + q, { signal: abort.signal });
   } catch (err) {
     if (seq !== state.seq) return;
     if (opts && opts.undoOnError) state.moves.pop();
@@ -114,7 +120,8 @@ async function load(opts) {
     return;
   }
   try {
-    const solve = await api("/api/solve?" + new URLSearchParams({ position: play.position, all: "1" }));
+    const q = new URLSearchParams({ position: play.position, all: "1" });
+    const solve = await api("/api/solve?" + q, { signal: abort.signal });
     if (seq !== state.seq) return;
     state.solve = solve;
     render();
