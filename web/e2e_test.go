@@ -79,7 +79,7 @@ func newBrowser(t *testing.T) (context.Context, *console) {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1100, 860),
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	t.Cleanup(cancel)
 	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	t.Cleanup(cancelAlloc)
@@ -107,7 +107,8 @@ func newBrowser(t *testing.T) (context.Context, *console) {
 func waitFor(t *testing.T, ctx context.Context, id string) {
 	t.Helper()
 	expr := fmt.Sprintf(`["ready", "error"].includes(document.getElementById(%q).dataset.state)`, id)
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr,
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(3*time.Minute))); err != nil {
 		t.Fatalf("waiting for #%s: %v", id, err)
 	}
 	state, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.getElementById(%q).dataset.state`, id)))
@@ -202,6 +203,15 @@ func TestBrowser(t *testing.T) {
 	}
 	ctx, cons := newBrowser(t)
 	o := testBackend(t)
+	// Warm the backend up (it builds its endgame tablebases on first use,
+	// slowly under the race detector) before the pages wait for it.
+	start := time.Now()
+	for _, pos := range []string{e2eStart, "djenon-aboure"} {
+		if _, err := o.Solve(context.Background(), SolveQuery{Position: pos, Time: time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("backend ready in %v", time.Since(start).Round(time.Millisecond))
 	srv := httptest.NewServer(New(o, Config{Time: time.Minute, Searches: 2, LoopbackOnly: true}).Handler())
 	defer srv.Close()
 	t.Run("board", func(t *testing.T) { testBoardPage(t, ctx, srv.URL, o) })
