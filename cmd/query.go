@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mancala/oracle"
 	"mancala/position"
-	"mancala/tablebase"
 )
 
 // exitNotInTablebase is query's exit code when the position is not stored.
@@ -26,15 +27,16 @@ func newQueryCmd() *cobra.Command {
 		Use:   "query POS [--tb DIR] [--json]",
 		Short: "Look a position up in the tablebase: its value and every move's, best first",
 		Long: `query prints the exact value of a position (score difference in seeds from
-the side to move, to the end of the game) and the value of each legal move,
-best first, from a tablebase made by build. A player who must pass passes
-first, and the position after the pass is shown. A position with more seeds
-than the tablebase holds exits with code 3.`,
+the side to move of the position as given, to the end of the game), the value
+of each legal move, best first, and a principal variation, from a tablebase
+made by build, without search. A player who must pass keeps the value; the
+best move is "pass". A position with more seeds than the tablebase holds, or
+no tablebase at all, exits with code 3.`,
 		Example: `  mancala query awari:0,0,0,0,0,1/1,1,0,0,0,0:1
   mancala query oware:2,0,1,0,0,3/0,1,0,2,0,0:2 --tb /data/tb --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runQuery(c.OutOrStdout(), args[0], opts)
+			return runQuery(c.Context(), c.OutOrStdout(), args[0], opts)
 		},
 	}
 	addTBFlag(c, &opts.tb)
@@ -42,125 +44,59 @@ than the tablebase holds exits with code 3.`,
 	return c
 }
 
-// queryMove is one legal move and its value to the mover.
-type queryMove struct {
-	Move     any `json:"move"`
-	Value    int `json:"value"`
-	Captured int `json:"captured"`
-}
-
-type queryResult struct {
-	Position  string      `json:"position"`
-	Passed    bool        `json:"passed,omitempty"`
-	GameOver  bool        `json:"game_over"`
-	Value     int         `json:"value"`
-	Exact     bool        `json:"exact"`
-	BestMoves []any       `json:"best_moves"`
-	Moves     []queryMove `json:"moves"`
-	Seeds     int         `json:"seeds"`
-	MaxSeeds  *int        `json:"tablebase_max_seeds,omitempty"` // absent when not consulted
-}
-
-func runQuery(out io.Writer, arg string, opts *queryOptions) error {
+func runQuery(ctx context.Context, out io.Writer, arg string, opts *queryOptions) error {
 	setup, err := parsePosition(arg)
 	if err != nil {
 		return err
 	}
-	v := setup.Variant
-	res := queryResult{Exact: true, BestMoves: []any{}, Moves: []queryMove{}, Seeds: setup.Position.Seeds()}
-	var buf [position.MaxPits]position.Move
-	if n := v.Moves(setup.Position, &buf); n == 1 && buf[0].IsPass() {
-		setup.Position, res.Passed = buf[0].Next, true
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	res.Position = setup.String()
-	if v.Moves(setup.Position, &buf) == 0 {
-		// The rules give the value; no tablebase needed.
-		res.GameOver, res.Value = true, v.TerminalValue(setup.Position)
-	} else if err := queryTablebase(&res, tbDir(opts.tb), v, setup.Position); err != nil {
+	o, err := oracle.Open(oracle.Config{TBDir: tbDir(opts.tb), MemTBSeeds: -1})
+	if err != nil {
 		return err
 	}
-	if opts.json {
-		return writeJSON(out, res)
-	}
-	return printQuery(out, setup, res)
-}
-
-// queryTablebase opens the tablebase and probes p and its moves into
-// res. No database at all is exit code 3 too.
-func queryTablebase(res *queryResult, dir string, v *position.Variant, p position.Position) error {
-	pr, err := tablebase.OpenProber(dir, v)
-	if errors.Is(err, tablebase.ErrNoTablebase) {
-		return &ExitError{Code: exitNotInTablebase, Err: fmt.Errorf("%s: not in the tablebase: %w", res.Position, err)}
+	defer o.Close()
+	a, err := o.Query(ctx, setup)
+	var notIn *oracle.NotInTablebaseError
+	if errors.As(err, &notIn) || errors.Is(err, oracle.ErrNoTablebase) {
+		return &ExitError{Code: exitNotInTablebase, Err: err}
 	}
 	if err != nil {
 		return err
 	}
-	defer pr.Close()
-	maxSeeds := pr.MaxSeeds()
-	res.MaxSeeds = &maxSeeds
-	return fillQuery(res, pr, v, p)
+	if opts.json {
+		return writeJSON(out, a)
+	}
+	return printQuery(out, setup, a)
 }
 
-// fillQuery probes p, which has moves, and its moves into res.
-func fillQuery(res *queryResult, pr *tablebase.Prober, v *position.Variant, p position.Position) error {
-	value, ok := pr.Probe(p)
-	if !ok {
-		return notStored(pr, v, res.Position)
-	}
-	res.Value = value
-	var buf [position.MaxPits]position.Move
-	n := v.Moves(p, &buf)
-	for _, m := range buf[:n] {
-		child, ok := pr.Probe(m.Next)
-		if !ok {
-			return notStored(pr, v, res.Position)
-		}
-		res.Moves = append(res.Moves, queryMove{Move: moveJSON(int(m.Pit)), Value: int(m.Captured) - child, Captured: int(m.Captured)})
-	}
-	sort.SliceStable(res.Moves, func(i, j int) bool { return res.Moves[i].Value > res.Moves[j].Value })
-	for _, m := range res.Moves {
-		if m.Value == value {
-			res.BestMoves = append(res.BestMoves, m.Move)
-		}
-	}
-	return nil
-}
-
-// notStored is the exit-3 error for a position the tablebase lacks (or a
-// block it cannot read).
-func notStored(pr *tablebase.Prober, v *position.Variant, pos string) error {
-	if err := pr.Err(); err != nil {
-		return fmt.Errorf("%s: reading the tablebase: %w", pos, err)
-	}
-	if pr.MaxSeeds() < 0 {
-		return &ExitError{Code: exitNotInTablebase, Err: fmt.Errorf("%s: not in the tablebase (no %s layers built; run `mancala build %s --max-seeds N`)", pos, v.Name, v.Name)}
-	}
-	return &ExitError{Code: exitNotInTablebase, Err: fmt.Errorf("%s: not in the tablebase (built up to %d seeds)", pos, pr.MaxSeeds())}
-}
-
-func printQuery(out io.Writer, setup position.Setup, res queryResult) error {
-	fmt.Fprintln(out, res.Position)
-	if res.Passed {
-		fmt.Fprintln(out, passNote(3-setup.Position.Player()))
+func printQuery(out io.Writer, setup position.Setup, a oracle.Answer) error {
+	fmt.Fprintln(out, a.Position)
+	if a.MustPass {
+		fmt.Fprintf(out, "player %d has no legal move and must pass\n", a.Player)
 	}
 	fmt.Fprint(out, position.Diagram(setup.Variant, setup.Position))
-	player := setup.Position.Player()
-	if res.GameOver {
-		fmt.Fprintf(out, "game over: the seeds left give player %d a value of %+d\n", player, res.Value)
+	if a.GameOver {
+		fmt.Fprintf(out, "game over: the seeds left give player %d a value of %+d\n", a.Player, a.Value)
 		return nil
 	}
-	fmt.Fprintf(out, "value %+d for player %d, exact (%d seeds; tablebase up to %d)\n", res.Value, player, res.Seeds, *res.MaxSeeds)
+	fmt.Fprintf(out, "value %+d for player %d, exact (%d seeds; tablebase up to %d)\n",
+		a.Value, a.Player, setup.Position.Seeds(), a.TablebaseSeeds)
 	fmt.Fprintf(out, "best:")
-	for _, m := range res.BestMoves {
+	for _, m := range a.BestMoves {
 		fmt.Fprintf(out, " %v", m)
 	}
 	fmt.Fprintln(out)
-	for _, m := range res.Moves {
+	moves := append([]oracle.MoveValue(nil), a.Moves...)
+	sort.SliceStable(moves, func(i, j int) bool { return moves[i].Value > moves[j].Value })
+	for _, m := range moves {
 		fmt.Fprintf(out, "  move %-4v %+3d", m.Move, m.Value)
 		if m.Captured > 0 {
 			fmt.Fprintf(out, "  (captures %d)", m.Captured)
 		}
 		fmt.Fprintln(out)
 	}
+	fmt.Fprintf(out, "pv: %s%s\n", moveList(a.PV), pvNote(a))
 	return nil
 }

@@ -15,15 +15,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mancala/oracle"
 	"mancala/position"
-	"mancala/solver"
-	"mancala/tablebase"
 )
 
 type solveOptions struct {
 	time    time.Duration
 	depth   int
-	nodes   uint64
+	nodes   int64
 	threads int
 	hash    int
 	tb      string
@@ -38,24 +37,27 @@ func newSolveCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "solve POS|- [--time D] [--depth N] [--threads N] [--hash MiB] [--tb DIR] [--all] [--json]",
 		Short: "Find a position's value and best moves, exactly when the time allows",
-		Long: `solve searches a position (rules.md section 6: the score difference in seeds
-from the side to move, for the rest of the game; repetition scores 0; the
-25-seed stop is not applied) until its value is proven exact or a limit stops
-it, and prints the value, whether it is exact, the best moves, the principal
-variation, the depth, nodes and nodes per second. A search stopped by --time,
---depth, --nodes or Ctrl-C prints its deepest completed iteration and says the
-value is an estimate; proven bounds are printed with it.
+		Long: `solve answers a position: its value (rules.md section 6: the score difference
+in seeds from the side to move of the position as given, for the rest of the
+game; repetition scores 0), whether it is exact, the best moves, the principal
+variation, and with --all every legal move's value. A position the tablebase
+holds is answered from it at once; any other is searched until its value is
+proven or --time, --depth, --nodes or Ctrl-C stops it, and then the value is
+an estimate, printed with its proven bounds.
 
---all gives every legal move's value. If the player to move must pass, the pass
-is applied at once and the output says so; if the game is over, the value is
-the end-of-game share difference.
+A player who must pass keeps the value: it is theirs, the best move is "pass",
+and the principal variation starts with it. A finished game's value is the
+end-of-game share difference. Values ignore awari's and oware's 25-seed stop
+(rules.md section 6); the output says so, and says when the position's
+captures already reach it.
 
 POS "-" reads positions from stdin, one a line (blank lines and # comments,
-whole-line or trailing, skipped), and answers each on one line (JSON lines with --json); --time
-applies to each. All lines are checked before any is searched.
+whole-line or trailing, skipped), and answers each (one JSON line each with
+--json); --time applies to each. All lines are checked before any is solved.
 
 A tablebase is used from --tb DIR, or else from the default directory when one
-is there.`,
+is there; for endgames beyond it a small one is built in memory, once, and its
+build counts in --time.`,
 		Example: `  mancala solve akon:2,18,3,0,1,0,2/0,1,1,1,5,0,2:1 --time 5s --json
   mancala solve djenon-abe:0,0,1,1,0,1/0,0,0,0,1,0:1 --all
   mancala solve - --time 1s < bench/testdata/solve-suite.txt`,
@@ -67,7 +69,7 @@ is there.`,
 	f := c.Flags()
 	f.DurationVar(&opts.time, "time", 10*time.Second, "stop after this long (0: no limit), per position")
 	f.IntVar(&opts.depth, "depth", 0, "deepest iteration in plies (0: no limit)")
-	f.Uint64Var(&opts.nodes, "nodes", 0, "stop after about this many nodes (0: no limit)")
+	f.Int64Var(&opts.nodes, "nodes", 0, "stop after about this many nodes (0: no limit)")
 	f.IntVar(&opts.threads, "threads", runtime.NumCPU(), "search threads")
 	f.IntVar(&opts.hash, "hash", 256, "transposition table size in MiB")
 	f.StringVar(&opts.tb, "tb", "", "tablebase directory (default: the default directory, if present)")
@@ -78,18 +80,11 @@ is there.`,
 	return c
 }
 
-// solveJob is one position to solve, as parsed and settled.
-type solveJob struct {
-	setup    position.Setup
-	passed   bool // the named player had to pass; setup is after the pass
-	gameOver bool
-}
-
 func runSolve(ctx context.Context, in io.Reader, out io.Writer, arg string, opts *solveOptions) error {
 	if err := checkSolveOptions(opts); err != nil {
 		return err
 	}
-	jobs, err := solveJobs(in, arg)
+	setups, err := readPositions(in, arg)
 	if err != nil {
 		return err
 	}
@@ -98,26 +93,38 @@ func runSolve(ctx context.Context, in io.Reader, out io.Writer, arg string, opts
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	s, err := solver.New(solver.Options{Threads: opts.threads, HashMiB: opts.hash,
-		MaxDepth: opts.depth, MaxNodes: opts.nodes, AllMoves: opts.all})
+	o, err := oracle.Open(oracleConfig(opts.tb, opts.noTB, opts.memTB, opts.threads, opts.hash))
 	if err != nil {
 		return err
 	}
-	tbs := &tablebases{opts: opts, open: map[string]tbHandle{}}
-	defer tbs.closeAll()
-	for i, job := range jobs {
-		res, err := solveOne(ctx, s, tbs, job, opts)
+	defer o.Close()
+	for i, setup := range setups {
+		a, err := o.Solve(ctx, setup, oracle.SolveOptions{AllMoves: opts.all, Time: opts.time,
+			Nodes: opts.nodes, Depth: opts.depth})
 		if err != nil {
 			return err
 		}
-		if err := printSolve(out, res, opts, arg == "-"); err != nil {
+		if err := printSolve(out, a, opts.json, arg == "-", i > 0); err != nil {
 			return err
 		}
-		if ctx.Err() != nil && i+1 < len(jobs) {
-			return fmt.Errorf("interrupted after %d of %d positions", i+1, len(jobs))
+		if ctx.Err() != nil && i+1 < len(setups) {
+			return fmt.Errorf("interrupted after %d of %d positions", i+1, len(setups))
 		}
 	}
 	return nil
+}
+
+// oracleConfig maps the tablebase and search flags onto oracle.Config
+// (--mem-tb: -1 automatic, 0 never).
+func oracleConfig(tb string, noTB bool, memTB, threads, hash int) oracle.Config {
+	mem := memTB
+	switch memTB {
+	case -1:
+		mem = 0
+	case 0:
+		mem = -1
+	}
+	return oracle.Config{TBDir: tb, NoTB: noTB, MemTBSeeds: mem, Threads: threads, HashMiB: hash}
 }
 
 // maxHashMiB bounds --hash: 16 GiB, within the memory of the machines this
@@ -130,6 +137,8 @@ func checkSolveOptions(opts *solveOptions) error {
 		return fmt.Errorf("--time %v: want 0 or more", opts.time)
 	case opts.depth < 0:
 		return fmt.Errorf("--depth %d: want 0 or more", opts.depth)
+	case opts.nodes < 0:
+		return fmt.Errorf("--nodes %d: want 0 or more", opts.nodes)
 	case opts.threads < 1:
 		return fmt.Errorf("--threads %d: want 1 or more", opts.threads)
 	case opts.hash < 1 || opts.hash > maxHashMiB:
@@ -142,231 +151,125 @@ func checkSolveOptions(opts *solveOptions) error {
 	return nil
 }
 
-// solveJobs parses the argument, or every line of stdin for "-", before
-// anything is searched, so that bad input prints nothing on stdout.
-func solveJobs(in io.Reader, arg string) ([]solveJob, error) {
+// readPositions parses the argument, or every line of stdin for "-",
+// before anything is answered, so that bad input prints nothing on stdout.
+func readPositions(in io.Reader, arg string) ([]position.Setup, error) {
 	if arg != "-" {
-		job, err := newSolveJob(arg)
-		return []solveJob{job}, err
+		setup, err := parsePosition(arg)
+		return []position.Setup{setup}, err
 	}
-	var jobs []solveJob
+	var setups []position.Setup
 	sc := bufio.NewScanner(in)
 	for line := 1; sc.Scan(); line++ {
 		text, _, _ := strings.Cut(sc.Text(), "#")
 		if text = strings.TrimSpace(text); text == "" {
 			continue
 		}
-		job, err := newSolveJob(text)
+		setup, err := parsePosition(text)
 		if err != nil {
 			return nil, fmt.Errorf("stdin line %d: %w", line, err)
 		}
-		jobs = append(jobs, job)
+		setups = append(setups, setup)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("reading stdin: %w", err)
 	}
-	return jobs, nil
+	return setups, nil
 }
 
-// newSolveJob parses a position and applies a forced pass (rules.md
-// section 0). The 25-seed stop is not applied: values ignore it (rules.md
-// section 6).
-func newSolveJob(arg string) (solveJob, error) {
-	setup, err := parsePosition(arg)
-	if err != nil {
-		return solveJob{}, err
-	}
-	job := solveJob{setup: setup}
-	var buf [position.MaxPits]position.Move
-	switch n := setup.Variant.Moves(setup.Position, &buf); {
-	case n == 0:
-		job.gameOver = true
-	case buf[0].IsPass():
-		job.passed = true
-		job.setup.Position = buf[0].Next
-	}
-	return job, nil
-}
-
-// solveResult is the output for one position; field names as notation.md.
-type solveResult struct {
-	Position       string      `json:"position"`
-	Passed         bool        `json:"passed,omitempty"`
-	PassedPlayer   int         `json:"-"`
-	GameOver       bool        `json:"game_over"`
-	Value          int         `json:"value"`
-	Exact          bool        `json:"exact"`
-	Lower          int         `json:"lower_bound"`
-	Upper          int         `json:"upper_bound"`
-	BestMoves      []any       `json:"best_moves"`
-	Moves          []solveMove `json:"moves,omitempty"`
-	PV             []any       `json:"pv"`
-	Depth          int         `json:"depth"`
-	Nodes          uint64      `json:"nodes"`
-	Seconds        float64     `json:"seconds"`
-	NodesPerSecond float64     `json:"nodes_per_second"`
-	Threads        int         `json:"threads"`
-	Stopped        string      `json:"stopped"`
-	Tablebase      bool        `json:"tablebase"`
-	TablebaseSeeds int         `json:"tablebase_seeds,omitempty"`
-	// TablebaseInMemory: the tablebase was built in memory for this run.
-	TablebaseInMemory bool   `json:"tablebase_in_memory,omitempty"`
-	TablebaseHits     uint64 `json:"tablebase_hits,omitempty"`
-}
-
-// solveMove is one legal move's value in --all output.
-type solveMove struct {
-	Move     any  `json:"move"`
-	Value    int  `json:"value"`
-	Captured int  `json:"captured"`
-	Exact    bool `json:"exact"`
-	Lower    int  `json:"lower_bound"`
-	Upper    int  `json:"upper_bound"`
-}
-
-func solveOne(ctx context.Context, s *solver.Solver, tbs *tablebases, job solveJob, opts *solveOptions) (solveResult, error) {
-	v, p := job.setup.Variant, job.setup.Position
-	out := solveResult{Position: job.setup.String(), Passed: job.passed, PassedPlayer: 3 - p.Player(),
-		GameOver: job.gameOver, BestMoves: []any{}, PV: []any{}, Threads: s.Options().Threads}
-	tb, err := tbs.get(v)
-	if err != nil {
-		return out, err
-	}
-	if mem, err := tbs.memory(ctx, v, p, tb); err != nil {
-		return out, err
-	} else if mem != nil {
-		tb, out.TablebaseInMemory = mem, true
-	}
-	if tb != nil {
-		out.Tablebase, out.TablebaseSeeds = true, tb.MaxSeeds()
-	}
-	sopts := s.Options()
-	sopts.Tablebase = tb
-	searcher, err := solverFor(s, sopts)
-	if err != nil {
-		return out, err
-	}
-	if opts.time > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opts.time)
-		defer cancel()
-	}
-	res, err := searcher.Search(ctx, v, p)
-	if err != nil {
-		return out, err
-	}
-	fillSolveResult(&out, res)
-	return out, nil
-}
-
-// solverFor returns s if it already has the tablebase wanted, else a new
-// Solver with it. The table is kept per Solver, so a run over many
-// positions of one variant shares it.
-func solverFor(s *solver.Solver, opts solver.Options) (*solver.Solver, error) {
-	if s.Options().Tablebase == opts.Tablebase {
-		return s, nil
-	}
-	return solver.New(opts)
-}
-
-func fillSolveResult(out *solveResult, res solver.Result) {
-	out.Value, out.Exact, out.Lower, out.Upper = res.Value, res.Exact, res.Lower, res.Upper
-	out.Depth, out.Nodes, out.Seconds = res.Depth, res.Nodes, res.Elapsed.Seconds()
-	out.TablebaseHits, out.Stopped = res.TablebaseHits, string(res.Stop)
-	if out.Seconds > 0 {
-		out.NodesPerSecond = float64(res.Nodes) / out.Seconds
-	}
-	for _, pit := range res.BestMoves {
-		out.BestMoves = append(out.BestMoves, moveJSON(pit))
-	}
-	for _, pit := range res.PV {
-		out.PV = append(out.PV, moveJSON(pit))
-	}
-	for _, m := range res.Moves {
-		out.Moves = append(out.Moves, solveMove{Move: moveJSON(m.Move), Value: m.Value,
-			Captured: m.Captured, Exact: m.Exact, Lower: m.Lower, Upper: m.Upper})
-	}
-}
-
-func printSolve(out io.Writer, res solveResult, opts *solveOptions, oneLine bool) error {
+func printSolve(out io.Writer, a oracle.Answer, asJSON, oneLine, notFirst bool) error {
 	switch {
-	case opts.json && oneLine:
-		return json.NewEncoder(out).Encode(res)
-	case opts.json:
-		return writeJSON(out, res)
-	case oneLine:
-		return printSolveLine(out, res)
+	case asJSON && oneLine:
+		return json.NewEncoder(out).Encode(a)
+	case asJSON:
+		return writeJSON(out, a)
 	}
-	return printSolveText(out, res)
+	if notFirst {
+		fmt.Fprintln(out)
+	}
+	return printSolveText(out, a)
 }
 
-// printSolveText is the multi-line report for one position.
-func printSolveText(out io.Writer, res solveResult) error {
-	fmt.Fprintln(out, res.Position)
-	if res.Passed {
-		fmt.Fprintln(out, passNote(res.PassedPlayer))
+// printSolveText is the report for one position.
+func printSolveText(out io.Writer, a oracle.Answer) error {
+	fmt.Fprintln(out, a.Position)
+	if a.MustPass {
+		fmt.Fprintf(out, "player %d has no legal move and must pass\n", a.Player)
 	}
-	if res.GameOver {
-		fmt.Fprintf(out, "game over: value %+d (exact)\n", res.Value)
-		return nil
+	if a.GameOver {
+		fmt.Fprintf(out, "game over: value %+d for player %d (exact)\n", a.Value, a.Player)
+		return stopNote(out, a)
 	}
-	fmt.Fprintf(out, "value: %+d (%s)\n", res.Value, exactness(res))
-	fmt.Fprintf(out, "best moves: %s\n", moveList(res.BestMoves))
-	for _, m := range res.Moves {
-		fmt.Fprintf(out, "  move %v: %+d%s (captures %d)\n", m.Move, m.Value, boundNote(m), m.Captured)
+	fmt.Fprintf(out, "value: %+d for player %d (%s)\n", a.Value, a.Player, exactness(a))
+	fmt.Fprintf(out, "best moves: %s\n", moveList(a.BestMoves))
+	if len(a.Moves) > 1 || len(a.Moves) == 1 && !a.MustPass {
+		for _, m := range a.Moves {
+			fmt.Fprintf(out, "  move %v: %+d%s (captures %d)\n", m.Move, m.Value, boundNote(m), m.Captured)
+		}
 	}
-	fmt.Fprintf(out, "pv: %s\n", moveList(res.PV))
-	fmt.Fprintf(out, "depth %d, %d nodes, %.3f s, %.2f Mnodes/s, %d threads\n",
-		res.Depth, res.Nodes, res.Seconds, res.NodesPerSecond/1e6, res.Threads)
-	if res.Tablebase {
+	fmt.Fprintf(out, "pv: %s%s\n", moveList(a.PV), pvNote(a))
+	switch a.Source {
+	case oracle.SourceSearch:
+		fmt.Fprintf(out, "depth %d, %d nodes, %.3f s, %.2f Mnodes/s, %d threads\n",
+			a.Depth, a.Nodes, a.Seconds, a.NodesPerSecond/1e6, a.Threads)
+	case oracle.SourceTablebase:
+		fmt.Fprintf(out, "answered from the tablebase, %.3f s\n", a.Seconds)
+	}
+	if a.Tablebase {
 		where := ""
-		if res.TablebaseInMemory {
+		if a.TablebaseInMemory {
 			where = ", built in memory"
 		}
-		fmt.Fprintf(out, "tablebase: up to %d seeds%s (%d hits)\n", res.TablebaseSeeds, where, res.TablebaseHits)
+		fmt.Fprintf(out, "tablebase: up to %d seeds%s", a.TablebaseSeeds, where)
+		if a.Source == oracle.SourceSearch {
+			fmt.Fprintf(out, " (%d hits)", a.TablebaseHits)
+		}
+		fmt.Fprintln(out)
+	}
+	return stopNote(out, a)
+}
+
+// stopNote says that values ignore the 25-seed stop, where the variant
+// has one (rules.md section 6).
+func stopNote(out io.Writer, a oracle.Answer) error {
+	switch {
+	case a.StopAtReached:
+		_, err := fmt.Fprintln(out, "note: the captures reach the 25-seed stop, so a game played out ends here; values ignore that stop (rules.md section 6)")
+		return err
+	case a.StopAtIgnored:
+		_, err := fmt.Fprintln(out, "values ignore the 25-seed stop (rules.md section 6)")
+		return err
 	}
 	return nil
 }
 
-// printSolveLine is the one-line answer for stdin mode.
-func printSolveLine(out io.Writer, res solveResult) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s", res.Position)
-	if res.Passed {
-		b.WriteString(" passed")
-	}
-	if res.GameOver {
-		fmt.Fprintf(&b, " game over value %+d exact\n", res.Value)
-		_, err := io.WriteString(out, b.String())
-		return err
-	}
-	fmt.Fprintf(&b, " value %+d (%s) best %s pv %s depth %d nodes %d seconds %.3f\n",
-		res.Value, exactness(res), moveList(res.BestMoves),
-		moveList(res.PV), res.Depth, res.Nodes, res.Seconds)
-	_, err := io.WriteString(out, b.String())
-	return err
-}
-
-// exactness says whether the value is exact, and if not why the search
+// exactness says whether the value is exact, and if not why the answer
 // stopped and what is proven.
-func exactness(res solveResult) string {
-	if res.Exact {
-		if res.Stopped != string(solver.StopExact) {
-			return fmt.Sprintf("exact; search stopped (%s) before every best move was found", res.Stopped)
+func exactness(a oracle.Answer) string {
+	if a.Exact {
+		if !a.BestMovesComplete {
+			return fmt.Sprintf("exact; stopped (%s) before every best move was found", a.Stopped)
 		}
 		return "exact"
 	}
-	return fmt.Sprintf("not exact: an estimate, search stopped (%s); proven %+d..%+d", res.Stopped, res.Lower, res.Upper)
+	return fmt.Sprintf("not exact: an estimate, search stopped (%s); proven %+d..%+d", a.Stopped, a.Lower, a.Upper)
 }
 
-func boundNote(m solveMove) string {
+func pvNote(a oracle.Answer) string {
+	if a.Exact && !a.PVComplete && len(a.PV) > 0 {
+		return " (stops before the end)"
+	}
+	return ""
+}
+
+func boundNote(m oracle.MoveValue) string {
 	if m.Exact {
 		return ""
 	}
 	return fmt.Sprintf(" (estimate; proven %+d..%+d)", m.Lower, m.Upper)
 }
 
-func moveList(moves []any) string {
+func moveList[M any](moves []M) string {
 	if len(moves) == 0 {
 		return "-"
 	}
@@ -375,87 +278,4 @@ func moveList(moves []any) string {
 		parts[i] = fmt.Sprint(m)
 	}
 	return strings.Join(parts, ",")
-}
-
-// tbHandle is an open tablebase and its closer.
-type tbHandle struct {
-	tb    solver.Tablebase
-	close func() error
-}
-
-// tablebases opens each variant's tablebase once, on first use, and builds
-// in-memory ones for endgames.
-type tablebases struct {
-	opts  *solveOptions
-	open  map[string]tbHandle
-	built map[string]*tablebase.Memory
-}
-
-// memoryPositions bounds the default in-memory tablebase: about half a
-// second to build on two cores, a few tens of MB while it builds.
-const memoryPositions = 3_000_000
-
-// memory returns an in-memory tablebase of v for an endgame position p
-// (at most twice --mem-tb seeds) when disk (on disk, or nil) holds fewer
-// layers; else nil. It is built once per variant.
-func (t *tablebases) memory(ctx context.Context, v *position.Variant, p position.Position, disk solver.Tablebase) (solver.Tablebase, error) {
-	seeds := t.opts.memTB
-	if seeds < 0 {
-		seeds = 0
-		for tablebase.MemoryPositions(v, seeds+1) <= memoryPositions {
-			seeds++
-		}
-	}
-	if t.opts.noTB || seeds == 0 || p.Seeds() > 2*seeds || (disk != nil && disk.MaxSeeds() >= seeds) {
-		return nil, nil
-	}
-	if m := t.built[v.Name]; m != nil {
-		return m, nil
-	}
-	m, err := tablebase.BuildMemory(ctx, v, seeds, t.opts.threads)
-	if err != nil {
-		return nil, fmt.Errorf("--mem-tb %d: %w", seeds, err)
-	}
-	if t.built == nil {
-		t.built = map[string]*tablebase.Memory{}
-	}
-	t.built[v.Name] = m
-	return m, nil
-}
-
-// get returns v's tablebase: from --tb (an error if it cannot be opened),
-// else from the default directory when there is one (silently none if
-// it cannot be opened), else nil.
-func (t *tablebases) get(v *position.Variant) (solver.Tablebase, error) {
-	if h, ok := t.open[v.Name]; ok {
-		return h.tb, nil
-	}
-	dir, explicit := t.opts.tb, t.opts.tb != ""
-	if !explicit && !t.opts.noTB {
-		dir = tablebase.DefaultDir()
-	}
-	var h tbHandle
-	if !t.opts.noTB && dir != "" {
-		tb, err := tablebase.OpenProber(dir, v)
-		if err == nil && tb.MaxSeeds() < 0 {
-			tb.Close()
-			err = fmt.Errorf("it holds no %s layers (build them with `mancala build %s --max-seeds N`)", v.Name, v.Name)
-		}
-		if err != nil && explicit {
-			return nil, fmt.Errorf("--tb %s: %w", dir, err)
-		}
-		if err == nil {
-			h = tbHandle{tb: tb, close: tb.Close}
-		}
-	}
-	t.open[v.Name] = h
-	return h.tb, nil
-}
-
-func (t *tablebases) closeAll() {
-	for _, h := range t.open {
-		if h.close != nil {
-			_ = h.close()
-		}
-	}
 }

@@ -26,6 +26,11 @@ type search struct {
 	tbMax  int // positions with at most this many seeds are probed; -1 none
 	salt   uint64
 	lo, hi []atomic.Int32 // proven bounds on each root move's value
+	// line holds the game's positions before the root in its layer
+	// (Request.History); rootHistory is the line hash of the root's
+	// children: the XOR of pathHash over line and the root.
+	line        []position.Position
+	rootHistory uint64
 
 	stop       atomic.Bool
 	stopReason atomic.Pointer[StopReason]
@@ -50,9 +55,18 @@ type iteration struct {
 	values []int // each move's value at that depth (AllMoves only)
 }
 
-func newSearch(s *Solver, v *position.Variant, p position.Position, moves []position.Move) *search {
-	sr := &search{v: v, root: p, moves: slices.Clone(moves), opts: s.opts, table: s.table,
-		tb: s.opts.Tablebase, tbMax: -1, salt: variantSalt(v)}
+func newSearch(s *Solver, v *position.Variant, p position.Position, moves []position.Move, opts Options, line []position.Position) *search {
+	sr := &search{v: v, root: p, moves: slices.Clone(moves), opts: opts, table: s.table,
+		tb: opts.Tablebase, tbMax: -1, salt: variantSalt(v)}
+	for _, q := range line {
+		// Only positions of the root's layer can repeat (seeds only leave
+		// the board); each counts once in the line hash.
+		if q.Seeds() == p.Seeds() && q != p && !slices.Contains(sr.line, q) {
+			sr.line = append(sr.line, q)
+			sr.rootHistory ^= pathHash(q, boardHash(q, sr.salt))
+		}
+	}
+	sr.rootHistory ^= pathHash(p, boardHash(p, sr.salt))
 	if sr.tb != nil {
 		sr.tbMax = sr.tb.MaxSeeds()
 	}
@@ -93,6 +107,18 @@ func (s *search) run(ctx context.Context) {
 	}
 	_ = g.Wait() // workers return no errors
 }
+
+// onLine reports whether p is one of the game's positions before the root
+// in its layer: reaching it again is a repetition.
+func (s *search) onLine(p position.Position) bool {
+	return len(s.line) > 0 && slices.Contains(s.line, p)
+}
+
+// classifying reports whether the search is past proving the value and is
+// deciding which moves reach it. That phase gets a node budget of its own
+// (as many nodes again), so that how the threads shared the first budget
+// seldom decides which best moves are found.
+func (s *search) classifying() bool { return !s.opts.AllMoves && s.rootDone.Load() }
 
 // halt stops every thread; the first reason given is the one reported.
 func (s *search) halt(reason StopReason) {
@@ -216,9 +242,32 @@ func (s *search) result() Result {
 	}
 	if s.opts.AllMoves {
 		res.Moves = s.moveValues(it)
+		if !res.Exact {
+			best = s.estimatedBest(&res)
+		}
 	}
 	res.PV = s.principalVariation(best)
 	return res
+}
+
+// estimatedBest makes an estimate's value the largest move value and its
+// best moves every move with that value, and returns the index of the
+// first.
+func (s *search) estimatedBest(res *Result) int {
+	res.Value, res.BestMoves = res.Moves[0].Value, nil
+	for _, m := range res.Moves {
+		res.Value = max(res.Value, m.Value)
+	}
+	first := -1
+	for i, m := range res.Moves {
+		if m.Value == res.Value {
+			res.BestMoves = append(res.BestMoves, m.Move)
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	return first
 }
 
 // provenBest returns the first move proven to reach v.
@@ -251,8 +300,8 @@ func (s *search) moveValues(it iteration) []MoveValue {
 func (s *search) principalVariation(first int) []int {
 	m := s.moves[first]
 	pv := []int{int(m.Pit)}
-	layer := []position.Position{s.root}
-	var history uint64
+	layer := append(slices.Clone(s.line), s.root)
+	history := s.rootHistory ^ pathHash(s.root, boardHash(s.root, s.salt))
 	for p := s.root; len(pv) < 2*MaxPly; {
 		if m.Captured > 0 {
 			layer, history = layer[:0], 0

@@ -41,6 +41,9 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 			return 0, true, i // repetition: the board counts for nobody
 		}
 	}
+	if layer == 0 && w.s.onLine(p) {
+		return 0, true, 0 // a repetition of the game's line before the root
+	}
 	seeds := p.Seeds()
 	switch {
 	case seeds <= alpha:
@@ -70,18 +73,10 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 	a := alpha
 	for _, k := range order[:moves] {
 		m := &buf[k]
-		c := int(m.Captured)
-		var t, h int
-		var proven bool
-		if c > 0 {
-			t, proven, h = w.negamax(m.Next, c-beta, c-a, depth-1, ply+1, ply+1, 0)
-		} else {
-			t, proven, h = w.negamax(m.Next, -beta, -a, depth-1, ply+1, layer, childHistory)
-		}
+		s, proven, h := w.child(p, m, a, beta, depth, ply, layer, childHistory)
 		if w.stopped {
 			return 0, false, noHit
 		}
-		s := c - t
 		if s > best {
 			best, bestMove = s, int(m.Pit)+1
 		}
@@ -99,6 +94,27 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 	}
 	w.store(&n, r, hit)
 	return best, allProven, hit
+}
+
+// child searches move m of p, a node at ply ply of layer layer whose
+// children's line hash is childHistory, with p's window (alpha, beta), and
+// returns the move's value to p's mover (m.Value), whether it is proven and
+// the hit ply. When the turn passes over, the child is searched with the
+// negated window; when the mover moves again (kalah's extra move), with the
+// window less the seeds the move banked, and its score is not negated. A
+// capture starts a new layer: seeds only leave the board, so nothing
+// before it can repeat.
+func (w *worker) child(p position.Position, m *position.Move, alpha, beta, depth, ply, layer int, childHistory uint64) (int, bool, int) {
+	c := int(m.Captured)
+	if c > 0 {
+		layer, childHistory = ply+1, 0
+	}
+	lo, hi := c-beta, c-alpha
+	if m.Next.Side == p.Side {
+		lo, hi = alpha-c, beta-c
+	}
+	t, proven, hit := w.negamax(m.Next, lo, hi, depth-1, ply+1, layer, childHistory)
+	return m.Value(p, t), proven, hit
 }
 
 // node is what negamax knows of the node it searches, for the table.

@@ -22,8 +22,10 @@ type Options struct {
 	// MaxDepth is the deepest iteration, in plies (a pass is a ply); 0
 	// means no limit but MaxPly.
 	MaxDepth int
-	// MaxNodes stops the search after about this many nodes, all threads
-	// together; 0 means no limit.
+	// MaxNodes stops the search for the value after about this many
+	// nodes, all threads together; 0 means no limit. Once the value is
+	// proven, deciding which moves reach it gets as many nodes again, so
+	// that the best moves found seldom depend on the thread count.
 	MaxNodes uint64
 	// Tablebase gives exact values of positions with few seeds; nil means
 	// none.
@@ -81,7 +83,8 @@ type Result struct {
 	GameOver bool
 	// BestMoves are moves that achieve Value, in pit order (a pass is
 	// PassPit). When Exact and BestMovesComplete it is every such move;
-	// when not Exact it is the deepest iteration's best move alone.
+	// when not Exact it is every move whose estimate equals Value with
+	// AllMoves, else the deepest iteration's best move alone.
 	BestMoves         []int
 	BestMovesComplete bool
 	// Moves has every legal move's value, in pit order, when
@@ -136,6 +139,28 @@ func (s *Solver) Options() Options { return s.opts }
 // Clear empties the transposition table.
 func (s *Solver) Clear() { s.table.clear() }
 
+// Request is one search's own settings, beside the Solver's Options.
+type Request struct {
+	// History is the game's line before p since its last capture, oldest
+	// first: a move back to one of these positions repeats it, which ends
+	// the game with the board's seeds counting for nobody (rules.md
+	// section 0). Positions with another seed count than p cannot repeat
+	// and are ignored. Empty means p starts its layer (the values a
+	// tablebase stores).
+	History []position.Position
+	// AllMoves asks for every root move's value, as Options.AllMoves does
+	// (either one suffices).
+	AllMoves bool
+	// MaxNodes, when not 0, replaces Options.MaxNodes for this search.
+	MaxNodes uint64
+	// MaxDepth, when not 0, lowers Options.MaxDepth for this search.
+	MaxDepth int
+}
+
+// SetTablebase makes later searches use tb (nil: none). The table is
+// kept: what it proved holds with any tablebase. Not safe during a search.
+func (s *Solver) SetTablebase(tb Tablebase) { s.opts.Tablebase = tb }
+
 // Search finds the value of p (rules.md section 6) and its best moves,
 // deepening until the value is proven or a limit stops it: the context
 // (deadline, cancellation), Options.MaxDepth or Options.MaxNodes. A stopped
@@ -144,6 +169,14 @@ func (s *Solver) Clear() { s.table.clear() }
 // first iteration always completes, so a position with moves always gets a
 // legal best move. p must have at most v.Total() seeds, else an error.
 func (s *Solver) Search(ctx context.Context, v *position.Variant, p position.Position) (Result, error) {
+	return s.SearchRequest(ctx, v, p, Request{})
+}
+
+// SearchRequest is Search with a request's history and limits: the value
+// found is p's value after the positions of r.History (a repetition of
+// one of them scores 0), which can lie between 0 and the value Search
+// gives, never beyond it (solver doc, fact 2).
+func (s *Solver) SearchRequest(ctx context.Context, v *position.Variant, p position.Position, r Request) (Result, error) {
 	if v == nil {
 		return Result{}, errors.New("solver: nil variant")
 	}
@@ -159,7 +192,15 @@ func (s *Solver) Search(ctx context.Context, v *position.Variant, p position.Pos
 			BestMovesComplete: true, Stop: StopGameOver, Elapsed: time.Since(start)}, nil
 	}
 	s.table.gen++
-	sr := newSearch(s, v, p, buf[:n])
+	opts := s.opts
+	opts.AllMoves = opts.AllMoves || r.AllMoves
+	if r.MaxNodes > 0 {
+		opts.MaxNodes = r.MaxNodes
+	}
+	if r.MaxDepth > 0 {
+		opts.MaxDepth = min(opts.MaxDepth, r.MaxDepth)
+	}
+	sr := newSearch(s, v, p, buf[:n], opts, r.History)
 	sr.run(ctx)
 	res := sr.result()
 	res.Elapsed = time.Since(start)

@@ -63,7 +63,7 @@ func (w *worker) poll() {
 	}
 	if w.s.stop.Load() || w.s.epoch.Load() != w.epoch {
 		w.stopped = true
-	} else if max := w.s.opts.MaxNodes; max > 0 && total >= max {
+	} else if max := w.s.opts.MaxNodes; max > 0 && total >= max && (!w.s.classifying() || total >= 2*max) {
 		w.s.halt(StopNodes)
 		w.stopped = true
 	}
@@ -255,17 +255,7 @@ func (w *worker) searchRoot(alpha, beta, d int) (int, int) {
 // tightens the move's proven bounds.
 func (w *worker) searchMove(i, alpha, beta, d int) (int, bool) {
 	m := &w.s.moves[i]
-	c := int(m.Captured)
-	var t int
-	var proven bool
-	if c > 0 {
-		t, proven, _ = w.negamax(m.Next, c-beta, c-alpha, d-1, 1, 1, 0)
-	} else {
-		root := w.s.root
-		h := pathHash(root, boardHash(root, w.s.salt))
-		t, proven, _ = w.negamax(m.Next, -beta, -alpha, d-1, 1, 0, h)
-	}
-	s := c - t
+	s, proven, _ := w.child(w.s.root, m, alpha, beta, d, 0, 0, w.s.rootHistory)
 	if w.stopped || !proven {
 		return s, proven
 	}

@@ -1,0 +1,38 @@
+// Package oracle is the answering layer between the commands (and the web
+// server) and the engine: given a position, or a whole game, it says what
+// the position is worth and what to play, from a tablebase when one holds
+// the position and by search otherwise.
+//
+// It decides which tablebase serves a variant (the one on disk, else a
+// small one built in memory once per process, and only when a position
+// needs it), keeps one solver.Solver per variant whose transposition table
+// lives across positions, settles forced passes (notation.md "Forced
+// passes": the value stays with the side to move of the position as given
+// and the best move is "pass"), values every legal move with
+// position.Move.Value, surfaces tablebase read errors as errors, and builds
+// principal variations from proven best moves only.
+//
+// # Values and history
+//
+// Every value is a score difference in seeds from the side to move of the
+// position as given (rules.md section 6). A position met in a game is
+// valued after the game's positions since its last capture (History): a
+// move back to one of them is a repetition, which ends the game with the
+// board's seeds counting for nobody (rules.md section 0). Without history
+// the value is the one a tablebase stores.
+//
+// # Concurrency
+//
+// An Oracle is safe for concurrent use. Shared and how it is locked:
+//   - the variants map: a mutex, held only to find or add a variant;
+//   - each variant's tablebase on disk: opened once (sync.Once), then
+//     probed concurrently (tablebase.Prober is safe for that);
+//   - each variant's in-memory tablebase: built under the variant's build
+//     mutex by the first call that needs it, then read concurrently;
+//   - each variant's Solver: one at a time, under the variant's solver
+//     mutex (a Solver is not safe for concurrent use; each search runs
+//     Config.Threads goroutines itself). Calls on one variant that need a
+//     search therefore queue; answers from the tablebase do not.
+//
+// Nothing here prints.
+package oracle

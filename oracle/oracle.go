@@ -1,0 +1,236 @@
+package oracle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"mancala/position"
+	"mancala/solver"
+	"mancala/tablebase"
+)
+
+// Config configures an Oracle. The zero value is usable.
+type Config struct {
+	// TBDir is the tablebase directory; "" means tablebase.DefaultDir(),
+	// used only when it holds the variant's layers (an explicit TBDir that
+	// cannot be opened is an error).
+	TBDir string
+	// NoTB disables every tablebase, on disk and in memory.
+	NoTB bool
+	// MemTBSeeds is the largest seed count of the tablebase built in
+	// memory for endgames of at most twice as many seeds, when none on
+	// disk holds as many: 0 means automatic (the largest of at most
+	// MemoryPositions positions), -1 never.
+	MemTBSeeds int
+	// Threads is the number of search threads; 0 means runtime.NumCPU().
+	Threads int
+	// HashMiB is each variant's transposition table size in MiB; 0 means
+	// solver.DefaultHashMiB.
+	HashMiB int
+}
+
+// MemoryPositions bounds the automatic in-memory tablebase: about half a
+// second to build on two cores, a few tens of MB while it builds.
+const MemoryPositions = 3_000_000
+
+// Oracle answers positions and games. See the package doc for what it
+// shares between calls and how it locks.
+type Oracle struct {
+	cfg      Config
+	explicit bool // cfg.TBDir was given: failing to open it is an error
+
+	mu       sync.Mutex
+	variants map[string]*variantState
+}
+
+// variantState is what the Oracle keeps for one variant.
+type variantState struct {
+	v *position.Variant
+
+	diskOnce sync.Once
+	disk     *tablebase.Prober // nil: none
+	diskErr  error
+
+	buildMu sync.Mutex
+	mem     *tablebase.Memory // built in memory; nil until needed
+
+	solverMu sync.Mutex
+	solver   *solver.Solver
+}
+
+// Open returns an Oracle for cfg. Tablebases are opened and solvers made
+// lazily, per variant, on first use. It returns an error for an invalid
+// configuration.
+func Open(cfg Config) (*Oracle, error) {
+	switch {
+	case cfg.Threads < 0:
+		return nil, fmt.Errorf("threads %d: want 0 (all cores) or more", cfg.Threads)
+	case cfg.HashMiB < 0:
+		return nil, fmt.Errorf("hash %d MiB: want 0 (default) or more", cfg.HashMiB)
+	case cfg.MemTBSeeds < -1:
+		return nil, fmt.Errorf("in-memory tablebase %d seeds: want -1 (never), 0 (automatic) or a seed count", cfg.MemTBSeeds)
+	case cfg.NoTB && cfg.TBDir != "":
+		return nil, errors.New("a tablebase directory and no tablebase: give one or the other")
+	}
+	if cfg.Threads == 0 {
+		cfg.Threads = runtime.NumCPU()
+	}
+	o := &Oracle{cfg: cfg, explicit: cfg.TBDir != "", variants: map[string]*variantState{}}
+	if o.cfg.TBDir == "" && !cfg.NoTB {
+		o.cfg.TBDir = tablebase.DefaultDir()
+	}
+	return o, nil
+}
+
+// Close releases every tablebase opened. The Oracle must not be used
+// afterwards.
+func (o *Oracle) Close() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var errs []error
+	for _, vs := range o.variants {
+		vs.diskOnce.Do(func() {}) // no open after Close
+		if vs.disk != nil {
+			errs = append(errs, vs.disk.Close())
+			vs.disk = nil
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Threads returns the number of search threads in use.
+func (o *Oracle) Threads() int { return o.cfg.Threads }
+
+// variant returns v's state, adding it on first use.
+func (o *Oracle) variant(v *position.Variant) *variantState {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	vs := o.variants[v.Name]
+	if vs == nil {
+		vs = &variantState{v: v}
+		o.variants[v.Name] = vs
+	}
+	return vs
+}
+
+// diskTablebase returns v's tablebase on disk, nil when there is none. It
+// is an error only when Config.TBDir was given and cannot be opened or
+// holds no layers of v.
+func (o *Oracle) diskTablebase(vs *variantState) (*tablebase.Prober, error) {
+	vs.diskOnce.Do(func() {
+		if o.cfg.NoTB || o.cfg.TBDir == "" {
+			return
+		}
+		pr, err := tablebase.OpenProber(o.cfg.TBDir, vs.v)
+		if err == nil && pr.MaxSeeds() < 0 {
+			pr.Close()
+			pr, err = nil, fmt.Errorf("%w: it holds no %s layers (build them with `mancala build %s --max-seeds N`)",
+				ErrNoTablebase, vs.v.Name, vs.v.Name)
+		}
+		if err != nil {
+			if errors.Is(err, tablebase.ErrNoTablebase) && !errors.Is(err, ErrNoTablebase) {
+				err = fmt.Errorf("%w: %w", ErrNoTablebase, err)
+			}
+			if o.explicit {
+				vs.diskErr = fmt.Errorf("tablebase %s: %w", o.cfg.TBDir, err)
+			}
+			return
+		}
+		vs.disk = pr
+	})
+	return vs.disk, vs.diskErr
+}
+
+// memSeeds is the seed count of v's in-memory tablebase, 0 for none.
+func (o *Oracle) memSeeds(v *position.Variant) int {
+	switch {
+	case o.cfg.NoTB || o.cfg.MemTBSeeds < 0:
+		return 0
+	case o.cfg.MemTBSeeds > 0:
+		return min(o.cfg.MemTBSeeds, v.Total())
+	}
+	seeds := 0
+	for seeds < v.Total() && tablebase.MemoryPositions(v, seeds+1) <= MemoryPositions {
+		seeds++
+	}
+	return seeds
+}
+
+// served is the tablebase that serves a position, and how.
+type served struct {
+	tb       solver.Tablebase // nil: none
+	inMemory bool
+	prober   *tablebase.Prober // the disk tablebase, for its read errors
+}
+
+// tablebaseFor returns the tablebase for p: the one on disk, or for an
+// endgame (at most twice the in-memory seed count) one built in memory
+// when the disk holds fewer layers. The build runs under ctx, so a call's
+// time limit covers it; a build cut short by ctx is not kept, and the
+// position is then served by the disk tablebase or none.
+func (o *Oracle) tablebaseFor(ctx context.Context, vs *variantState, p position.Position) (served, error) {
+	disk, err := o.diskTablebase(vs)
+	if err != nil {
+		return served{}, err
+	}
+	var s served
+	if disk != nil {
+		s = served{tb: disk, prober: disk}
+	}
+	seeds := o.memSeeds(vs.v)
+	if seeds == 0 || p.Seeds() > 2*seeds || (disk != nil && disk.MaxSeeds() >= seeds) {
+		return s, nil
+	}
+	if disk != nil && p.Seeds() <= disk.MaxSeeds() {
+		return s, nil // the disk holds p itself
+	}
+	vs.buildMu.Lock()
+	defer vs.buildMu.Unlock()
+	if vs.mem == nil {
+		m, err := tablebase.BuildMemory(ctx, vs.v, seeds, o.cfg.Threads)
+		if err != nil {
+			if ctx.Err() != nil {
+				return s, nil // out of time: answer without it
+			}
+			return served{}, fmt.Errorf("in-memory tablebase of %d seeds: %w", seeds, err)
+		}
+		vs.mem = m
+	}
+	return served{tb: vs.mem, inMemory: true}, nil
+}
+
+func (s served) maxSeeds() int {
+	if s.tb == nil {
+		return -1
+	}
+	return s.tb.MaxSeeds()
+}
+
+// probeErr is the error behind a failed probe of a stored seed count.
+func (s served) probeErr(pos string) error {
+	if s.prober != nil {
+		if err := s.prober.Err(); err != nil {
+			return fmt.Errorf("%s: reading the tablebase: %w", pos, err)
+		}
+	}
+	return fmt.Errorf("%s: the tablebase lacks a position it should hold", pos)
+}
+
+// lockSolver returns v's Solver, locked, with tb in force; the caller must
+// unlock vs.solverMu.
+func (o *Oracle) lockSolver(vs *variantState, tb solver.Tablebase) (*solver.Solver, error) {
+	vs.solverMu.Lock()
+	if vs.solver == nil {
+		s, err := solver.New(solver.Options{Threads: o.cfg.Threads, HashMiB: o.cfg.HashMiB})
+		if err != nil {
+			vs.solverMu.Unlock()
+			return nil, err
+		}
+		vs.solver = s
+	}
+	vs.solver.SetTablebase(tb)
+	return vs.solver, nil
+}
