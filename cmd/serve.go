@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mancala/oracle"
 	"mancala/web"
 )
 
@@ -57,8 +58,8 @@ answers only requests for localhost. Each request works at most --time
 	f.StringVar(&opts.tb, "tb", "", "tablebase directory, opened read-only (default: the default directory, if present)")
 	f.DurationVar(&opts.time, "time", 5*time.Second, "most time one request may work (capped at 2m)")
 	f.IntVar(&opts.threads, "threads", runtime.NumCPU(), "threads a search")
-	f.IntVar(&opts.searches, "searches", 1, "searches at once")
-	f.IntVar(&opts.hash, "hash", 64, "transposition table size in MiB, per search")
+	f.IntVar(&opts.searches, "searches", 2, "searches at once (more wait up to 3 s, then get 503)")
+	f.IntVar(&opts.hash, "hash", 64, "transposition table size in MiB, per variant searched")
 	return c
 }
 
@@ -70,8 +71,8 @@ func checkServeOptions(opts *serveOptions) error {
 		return fmt.Errorf("--threads %d: want 1 or more", opts.threads)
 	case opts.searches < 1 || opts.searches > 64:
 		return fmt.Errorf("--searches %d: want 1..64", opts.searches)
-	case opts.hash < 1 || opts.hash*opts.searches > maxHashMiB:
-		return fmt.Errorf("--hash %d: want 1..%d MiB in all (%d searches)", opts.hash, maxHashMiB, opts.searches)
+	case opts.hash < 1 || opts.hash > maxHashMiB:
+		return fmt.Errorf("--hash %d: want 1..%d MiB", opts.hash, maxHashMiB)
 	}
 	return nil
 }
@@ -89,9 +90,20 @@ func runServe(ctx context.Context, c *cobra.Command, opts *serveOptions) error {
 	if err != nil {
 		return fmt.Errorf("--addr %s: %w", opts.addr, err)
 	}
-	oracle := web.NewInterim(opts.searches, opts.threads, opts.hash)
+	answers, err := web.NewAnswers(oracle.Config{TBDir: opts.tb, Threads: opts.threads, HashMiB: opts.hash})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer answers.Close()
+	go func() {
+		start := time.Now()
+		if answers.Warm(ctx) == nil {
+			fmt.Fprintf(c.ErrOrStderr(), "serve: endgame tablebases ready in %v\n", time.Since(start).Round(time.Millisecond))
+		}
+	}()
 	loopback := web.IsLoopback(ln.Addr().String())
-	srv := web.New(oracle, web.Config{Time: opts.time, Searches: opts.searches, LoopbackOnly: loopback,
+	srv := web.New(answers, web.Config{Time: opts.time, Searches: opts.searches, LoopbackOnly: loopback,
 		Logf: func(format string, args ...any) { fmt.Fprintf(c.ErrOrStderr(), format+"\n", args...) }})
 	if !loopback {
 		fmt.Fprintf(c.ErrOrStderr(), "serve: listening on %s, beyond this machine\n", ln.Addr())

@@ -10,7 +10,8 @@ import (
 // Oracle answers the API's questions. Each method returns a JSON-ready
 // value with the fields of the matching command's --json (notation.md), or
 // an error: a BadRequest when the input is malformed or illegal (the
-// handler answers 400 with its message), any other error when the server
+// handler answers 400 with its message), a NotFound when a query's
+// position is not in the tablebase (404), any other error when the server
 // failed (500). Methods must stop when ctx ends; a search stopped by the
 // deadline returns its estimate, not an error. Implementations must be
 // safe for concurrent use; the server bounds how many searches run at once.
@@ -69,6 +70,13 @@ func (e *BadRequest) Unwrap() error { return e.Err }
 func BadRequestf(format string, args ...any) error {
 	return &BadRequest{Err: fmt.Errorf(format, args...)}
 }
+
+// NotFound is an Oracle error for a position the tablebase does not hold
+// (query); the handler answers 404 with its message.
+type NotFound struct{ Err error }
+
+func (e *NotFound) Error() string { return e.Err.Error() }
+func (e *NotFound) Unwrap() error { return e.Err }
 
 // isBadRequest reports whether err is, or wraps, a BadRequest.
 func isBadRequest(err error) bool {

@@ -148,13 +148,17 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, searchTime time.
 	s.answer(w, r, res, err)
 }
 
-// answer writes an Oracle's result, or its error: 400 for a BadRequest, 500
-// for anything else. Several analysed games are written as JSON Lines, as
+// answer writes an Oracle's result, or its error: 400 for a BadRequest, 404
+// for a NotFound, 500 for anything else. Several analysed games are written as JSON Lines, as
 // `analyze --json` writes them; every answer is one line of JSON a value.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, res any, err error) {
+	var notFound *NotFound
 	switch {
 	case isBadRequest(err):
 		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	case errors.As(err, &notFound):
+		writeError(w, http.StatusNotFound, err.Error())
 		return
 	case err != nil:
 		if s.cfg.Logf != nil {

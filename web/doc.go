@@ -15,7 +15,8 @@
 //
 // Answers are the commands' --json objects. A request the Oracle rejects as
 // malformed (a BadRequest error) gets status 400 and {"error": "..."}
-// naming the bad part; an overloaded server 503.
+// naming the bad part; a query for a position the tablebase does not hold
+// 404; an overloaded server 503.
 //
 // # Safe to leave running
 //

@@ -206,10 +206,8 @@ func TestBrowser(t *testing.T) {
 	// Warm the backend up (it builds its endgame tablebases on first use,
 	// slowly under the race detector) before the pages wait for it.
 	start := time.Now()
-	for _, pos := range []string{e2eStart, "djenon-aboure"} {
-		if _, err := o.Solve(context.Background(), SolveQuery{Position: pos, Time: time.Millisecond}); err != nil {
-			t.Fatal(err)
-		}
+	if err := o.Warm(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 	t.Logf("backend ready in %v", time.Since(start).Round(time.Millisecond))
 	srv := httptest.NewServer(New(o, Config{Time: time.Minute, Searches: 2, LoopbackOnly: true}).Handler())

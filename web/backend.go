@@ -1,0 +1,142 @@
+package web
+
+import (
+	"context"
+	"errors"
+
+	"mancala/oracle"
+	"mancala/position"
+)
+
+// Answers is the Oracle of `mancala serve`: solve and query are package
+// oracle's answers (the same objects as `solve --json` and `query
+// --json`), play is position.Game's, as `play --json` gives them. It is
+// safe for concurrent use; the tablebases it opens are read-only and
+// shared by every request.
+type Answers struct {
+	o *oracle.Oracle
+}
+
+// NewAnswers opens an oracle with cfg. Close it when done.
+func NewAnswers(cfg oracle.Config) (*Answers, error) {
+	o, err := oracle.Open(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Answers{o: o}, nil
+}
+
+// Close releases the tablebases opened.
+func (a *Answers) Close() error { return a.o.Close() }
+
+// Variants describes every variant position knows.
+func (a *Answers) Variants() []VariantInfo {
+	var out []VariantInfo
+	for _, v := range position.Variants() {
+		start := position.Setup{Variant: v, Position: v.Start(), CapturesKnown: true}
+		out = append(out, VariantInfo{Name: v.Name, Pits: v.Pits, Seeds: v.Total(), Clockwise: v.Clockwise, Start: start.String()})
+	}
+	return out
+}
+
+// parseSetup reads a position string; a bad one is a BadRequest.
+func parseSetup(pos string) (position.Setup, error) {
+	s, err := position.Parse(pos)
+	if err != nil {
+		return s, &BadRequest{Err: err}
+	}
+	return s, nil
+}
+
+func (a *Answers) Solve(ctx context.Context, q SolveQuery) (any, error) {
+	s, err := parseSetup(q.Position)
+	if err != nil {
+		return nil, err
+	}
+	return a.o.Solve(ctx, s, oracle.SolveOptions{AllMoves: q.All, Time: q.Time})
+}
+
+// Query answers from the tablebase on disk alone; a position it does not
+// hold, or no tablebase, is a NotFound.
+func (a *Answers) Query(ctx context.Context, pos string) (any, error) {
+	s, err := parseSetup(pos)
+	if err != nil {
+		return nil, err
+	}
+	ans, err := a.o.Query(ctx, s)
+	var nit *oracle.NotInTablebaseError
+	if errors.As(err, &nit) || errors.Is(err, oracle.ErrNoTablebase) {
+		return nil, &NotFound{Err: err}
+	}
+	return ans, err
+}
+
+// played is one move applied, as `play --json` writes it.
+type played struct {
+	Player   int         `json:"player"`
+	Move     oracle.Move `json:"move"`
+	Captured int         `json:"captured"`
+	Passed   bool        `json:"passed,omitempty"` // the next player had to pass
+}
+
+// playAnswer is `play --json`'s object (notation.md).
+type playAnswer struct {
+	Position   string   `json:"position"`
+	Passed     bool     `json:"passed,omitempty"` // the given position's player had to pass at once
+	Moves      []played `json:"moves"`
+	GameOver   bool     `json:"game_over"`
+	FinalScore *[2]int  `json:"final_score,omitempty"`
+	End        string   `json:"end,omitempty"`
+}
+
+func (a *Answers) Play(ctx context.Context, pos, moves string) (any, error) {
+	g, done, err := playGame(pos, moves)
+	if err != nil {
+		return nil, err
+	}
+	res := playAnswer{Position: g.Setup.String(), Passed: g.StartPassed, Moves: done, GameOver: g.Over, End: g.End}
+	if g.Over {
+		res.FinalScore = &g.Final
+	}
+	return res, nil
+}
+
+// playGame plays moves (notation.md) from pos with every end rule; a bad
+// position, move list or illegal move is a BadRequest.
+func playGame(pos, moves string) (*position.Game, []played, error) {
+	s, err := parseSetup(pos)
+	if err != nil {
+		return nil, nil, err
+	}
+	pits, err := position.ParseMoves([]string{moves})
+	if err != nil {
+		return nil, nil, &BadRequest{Err: err}
+	}
+	g := position.NewGame(s)
+	done := []played{}
+	for _, pit := range pits {
+		p, err := g.Play(pit)
+		if err != nil {
+			return nil, nil, &BadRequest{Err: err}
+		}
+		done = append(done, played{Player: p.Player, Move: oracle.Move(pit), Captured: p.Captured, Passed: p.Passed})
+	}
+	return g, done, nil
+}
+
+// Warm builds every variant's in-memory endgame tablebase now, one variant
+// after the other, so that no request pays for it: a request's time limit
+// would cut the build short and it would be thrown away. It solves a
+// three-seed endgame of each variant with no time limit, and stops when
+// ctx ends.
+func (a *Answers) Warm(ctx context.Context) error {
+	for _, v := range position.Variants() {
+		row1, row2 := make([]int, v.Pits), make([]int, v.Pits)
+		row1[0], row2[0] = 2, 1
+		s := position.Setup{Variant: v, Position: position.FromRows(position.PackRow(row1), position.PackRow(row2), 1)}
+		if _, err := a.o.Solve(ctx, s, oracle.SolveOptions{}); err != nil || ctx.Err() != nil {
+			return errors.Join(err, ctx.Err())
+		}
+	}
+	return nil
+}
