@@ -10,7 +10,8 @@ import (
 )
 
 type playOptions struct {
-	json bool
+	json     bool
+	noStopAt bool
 }
 
 func newPlayCmd() *cobra.Command {
@@ -32,6 +33,7 @@ names the move and the reason; nothing is printed then.`,
 		},
 	}
 	addJSONFlag(c, &opts.json)
+	c.Flags().BoolVar(&opts.noStopAt, "no-stop", false, "do not apply the 25-seed stop, as values and principal variations do not")
 	return c
 }
 
@@ -46,10 +48,10 @@ type playResult struct {
 	Position    string `json:"position"`
 	StartPassed bool   `json:"passed,omitempty"`
 	startPasser int
-	Moves       []playedMove `json:"moves"`
-	GameOver    bool         `json:"game_over"`
-	FinalScore  *[2]int      `json:"final_score,omitempty"`
-	End         string       `json:"end,omitempty"`
+	Moves       []playedMove       `json:"moves"`
+	GameOver    bool               `json:"game_over"`
+	FinalScore  *[2]int            `json:"final_score,omitempty"`
+	End         position.EndReason `json:"end,omitempty"`
 }
 
 func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) error {
@@ -62,6 +64,9 @@ func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) er
 		return err
 	}
 	g := position.NewGame(setup)
+	if opts.noStopAt {
+		g = position.NewGameNoStopAt(setup)
+	}
 	res := playResult{StartPassed: g.StartPassed, startPasser: 3 - g.Position.Player(), Moves: []playedMove{}}
 	for _, pit := range moves {
 		p, err := g.Play(pit)
@@ -97,7 +102,7 @@ func printPlay(out io.Writer, res playResult) error {
 		fmt.Fprintln(out)
 	}
 	if res.GameOver {
-		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", res.End, res.FinalScore[0], res.FinalScore[1])
+		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(res.End), res.FinalScore[0], res.FinalScore[1])
 	}
 	return nil
 }

@@ -52,7 +52,7 @@ func runShow(out io.Writer, arg string, opts *showOptions) error {
 	}
 	g := position.NewGame(setup)
 	res := showResult{Position: g.Setup.String(), Passed: g.StartPassed, GameOver: g.Over,
-		End: g.End, Moves: []showMove{}, Seeds: g.Position.Seeds()}
+		End: string(g.End), Moves: []showMove{}, Seeds: g.Position.Seeds()}
 	if g.Over {
 		res.FinalScore = &g.Final
 	} else {
@@ -75,7 +75,7 @@ func printShow(out io.Writer, g *position.Game, res showResult) error {
 	}
 	fmt.Fprint(out, position.Diagram(g.Variant, g.Position))
 	if g.Over {
-		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", g.End, g.Final[0], g.Final[1])
+		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(g.End), g.Final[0], g.Final[1])
 		return nil
 	}
 	fmt.Fprintf(out, "player %d to move, %d seeds on the board; legal moves:", g.Position.Player(), res.Seeds)

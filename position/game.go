@@ -10,8 +10,10 @@ type Game struct {
 	Setup
 	// StartPassed: the player named by the setup had to pass at once.
 	StartPassed bool
-	Over        bool
-	End         string // why the game ended: EndNoSeeds, EndNoMove, ...
+	// NoStopAt: the 25-seed stop is not applied (NewGameNoStopAt).
+	NoStopAt bool
+	Over     bool
+	End      EndReason // why the game ended, once Over
 	Final       [2]int // player 1's and player 2's final scores, once Over
 	seen        map[Position]bool
 	// passPending: a forced pass was just applied, so a "pass" move may
@@ -19,13 +21,19 @@ type Game struct {
 	passPending bool
 }
 
-// Reasons a game ends, as reported in Game.End and `play --json`.
+// EndReason says why a game ended, by a short machine name (notation.md:
+// the "end" field of `play --json` and `analyze --json`). Prose for people
+// is the commands' business.
+type EndReason string
+
+// Reasons a game ends (rules.md sections 0 and 2-5).
 const (
-	EndNoSeeds    = "no seeds"
-	EndNoMove     = "no legal move"
-	EndOneEach    = "one seed each"
-	EndStopAt     = "captures reached the limit"
-	EndRepetition = "repetition; the seeds on the board count for nobody"
+	EndNoSeeds    EndReason = "no seeds"      // the mover has no seeds and does not pass
+	EndCannotFeed EndReason = "cannot feed"   // the opponent has no seeds and no move of the mover feeds them
+	EndNoMove     EndReason = "no legal move" // the mover has seeds but no legal move, and does not pass
+	EndOneEach    EndReason = "one seed each" // one seed on each row, where that ends the game
+	EndStopAt     EndReason = "stop at 25"    // a player has captured the variant's StopAt seeds
+	EndRepetition EndReason = "repetition"    // a position occurred again; the board counts for nobody
 )
 
 // Played is the result of one move in a game.
@@ -38,8 +46,15 @@ type Played struct {
 
 // NewGame starts a game at s, applying an automatic pass and checking
 // whether the game is already over.
-func NewGame(s Setup) *Game {
-	g := &Game{Setup: s, seen: map[Position]bool{}}
+func NewGame(s Setup) *Game { return newGame(s, false) }
+
+// NewGameNoStopAt is NewGame without the 25-seed stop, as values are
+// reckoned (rules.md section 6), so that a principal variation replays to
+// its end.
+func NewGameNoStopAt(s Setup) *Game { return newGame(s, true) }
+
+func newGame(s Setup, noStopAt bool) *Game {
+	g := &Game{Setup: s, NoStopAt: noStopAt, seen: map[Position]bool{}}
 	g.StartPassed = g.settle()
 	g.passPending = g.StartPassed
 	return g
@@ -75,7 +90,7 @@ func (g *Game) Play(pit int) (Played, error) {
 // applied.
 func (g *Game) settle() (passed bool) {
 	v := g.Variant
-	if v.StopAt > 0 && (g.Captured[0] >= v.StopAt || g.Captured[1] >= v.StopAt) {
+	if v.StopAt > 0 && !g.NoStopAt && (g.Captured[0] >= v.StopAt || g.Captured[1] >= v.StopAt) {
 		row1, row2 := g.Position.Rows()
 		g.finish(EndStopAt, RowSeeds(row1), RowSeeds(row2))
 		return false
@@ -102,18 +117,20 @@ func (g *Game) settle() (passed bool) {
 }
 
 // endReason names why a position without moves ends the game.
-func (g *Game) endReason() string {
+func (g *Game) endReason() EndReason {
 	p := g.Position
 	switch {
 	case g.Variant.OneEachEnds && RowSeeds(p.Own) == 1 && RowSeeds(p.Opp) == 1:
 		return EndOneEach
 	case p.Own == 0:
 		return EndNoSeeds
+	case p.Opp == 0 && g.Variant.Feed != FeedNever:
+		return EndCannotFeed
 	}
 	return EndNoMove
 }
 
-func (g *Game) finish(reason string, share1, share2 int) {
+func (g *Game) finish(reason EndReason, share1, share2 int) {
 	g.Over, g.End = true, reason
 	g.Final = [2]int{g.Captured[0] + share1, g.Captured[1] + share2}
 }
