@@ -40,12 +40,12 @@ type playerSummary struct {
 }
 
 type analysis struct {
-	Position   string          `json:"position"`
-	Plies      []analysedPly   `json:"plies"`
-	Players    []playerSummary `json:"players"`
-	GameOver   bool            `json:"game_over"`
-	FinalScore *[2]int         `json:"final_score,omitempty"`
-	End        string          `json:"end,omitempty"`
+	Position   string             `json:"position"`
+	Plies      []analysedPly      `json:"plies"`
+	Players    []playerSummary    `json:"players"`
+	GameOver   bool               `json:"game_over"`
+	FinalScore *[2]int            `json:"final_score,omitempty"`
+	End        position.EndReason `json:"end,omitempty"`
 }
 
 func (a *Answers) Analyze(ctx context.Context, q AnalyzeQuery) ([]any, error) {

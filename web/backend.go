@@ -81,12 +81,12 @@ type played struct {
 
 // playAnswer is `play --json`'s object (notation.md).
 type playAnswer struct {
-	Position   string   `json:"position"`
-	Passed     bool     `json:"passed,omitempty"` // the given position's player had to pass at once
-	Moves      []played `json:"moves"`
-	GameOver   bool     `json:"game_over"`
-	FinalScore *[2]int  `json:"final_score,omitempty"`
-	End        string   `json:"end,omitempty"`
+	Position   string             `json:"position"`
+	Passed     bool               `json:"passed,omitempty"` // the given position's player had to pass at once
+	Moves      []played           `json:"moves"`
+	GameOver   bool               `json:"game_over"`
+	FinalScore *[2]int            `json:"final_score,omitempty"`
+	End        position.EndReason `json:"end,omitempty"`
 }
 
 func (a *Answers) Play(ctx context.Context, pos, moves string) (any, error) {
