@@ -200,10 +200,14 @@ function renderEvaluation(s, pos) {
   ev.append(` (${how}). Best: ${(s.best_moves || []).map(moveText).join(", ") || "-"}.`);
   if (s.pv && s.pv.length) ev.append(` Line: ${s.pv.map(moveText).join(" ")}.`);
   const stats = [];
-  if (s.depth !== undefined) stats.push(`depth ${s.depth}`);
-  if (s.nodes !== undefined) stats.push(`${s.nodes.toLocaleString("en")} nodes`);
+  if (s.source === "tablebase") {
+    stats.push(`from the tablebase (${s.tablebase_in_memory ? "built in memory, " : ""}up to ${s.tablebase_seeds} seeds)`);
+  } else {
+    if (s.depth !== undefined) stats.push(`depth ${s.depth}`);
+    if (s.nodes !== undefined) stats.push(`${s.nodes.toLocaleString("en")} nodes`);
+    if (s.tablebase) stats.push(`tablebase up to ${s.tablebase_seeds} seeds`);
+  }
   if (s.seconds !== undefined) stats.push(`${s.seconds.toFixed(3)} s`);
-  if (s.tablebase) stats.push("tablebase");
   if (stats.length) html("span", { class: "stats" }, ev, ` ${stats.join(", ")}`);
 }
 
