@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"mancala/position"
 )
 
 // The browser test: the pages in headless Chromium over the real backend.
@@ -214,6 +216,7 @@ func TestBrowser(t *testing.T) {
 	defer srv.Close()
 	t.Run("board", func(t *testing.T) { testBoardPage(t, ctx, srv.URL, o) })
 	t.Run("forced pass", func(t *testing.T) { testForcedPass(t, ctx, srv.URL, o) })
+	t.Run("layout", func(t *testing.T) { testLayout(t, ctx, srv.URL) })
 	t.Run("analysis", func(t *testing.T) { testAnalysisPage(t, ctx, srv.URL, o) })
 	if p := cons.problems(); len(p) > 0 {
 		t.Errorf("the browser console reported:\n%s", strings.Join(p, "\n"))
@@ -333,6 +336,37 @@ func testForcedPass(t *testing.T, ctx context.Context, base string, o Oracle) {
 		t.Errorf("after a move that leaves player 2 stuck: position %s, note %q", shown.Position, shown.Note)
 	}
 	checkValues(t, o, shown)
+}
+
+// drawnRows reads the pit numbers of each row from left to right, as the
+// page draws them: top (player 2) and bottom (player 1).
+const drawnRows = `[2, 1].map((player) =>
+  [...document.querySelectorAll('#board g.pit[data-player="' + player + '"]')]
+    .map((g) => ({ pit: Number(g.dataset.pit), x: Number(g.querySelector("circle").getAttribute("cx")) }))
+    .sort((a, b) => a.x - b.x).map((p) => p.pit))`
+
+// testLayout checks that the board page numbers the pits as
+// position.Diagram does (counter-clockwise sowing, and akon's clockwise).
+func testLayout(t *testing.T, ctx context.Context, base string) {
+	for _, pos := range []string{e2eStart, "akon:1,0,0,2,0,0,0/0,1,0,0,0,1,0:1"} {
+		s, err := position.Parse(pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(position.Diagram(s.Variant, s.Position), "\n")
+		want := [][]string{strings.Fields(lines[0]), strings.Fields(lines[3])}
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?position="+url.QueryEscape(pos))); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, "board")
+		rows, err := chromedp.Run(ctx, chromedp.Evaluate[[][]int](drawnRows))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(rows) != fmt.Sprint(want) {
+			t.Errorf("%s: the page draws the rows (top, bottom) as %v, position.Diagram as %v", s.Variant.Name, rows, want)
+		}
+	}
 }
 
 // checkValues compares the values a board shows with the backend's solve
