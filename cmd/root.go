@@ -12,6 +12,7 @@ var commands = []func() *cobra.Command{
 	newPlayCmd,
 	newPerftCmd,
 	newSolveCmd,
+	newAnalyzeCmd,
 	newBuildCmd,
 	newQueryCmd,
 	newVerifyCmd,

@@ -27,8 +27,10 @@
 //   - the variants map: a mutex, held only to find or add a variant;
 //   - each variant's tablebase on disk: opened once (sync.Once), then
 //     probed concurrently (tablebase.Prober is safe for that);
-//   - each variant's in-memory tablebase: built under the variant's build
-//     mutex by the first call that needs it, then read concurrently;
+//   - each variant's in-memory tablebase: built once, in the background,
+//     started by the first call that needs it (under the variant's build
+//     mutex); calls wait for it within their own time limit, then read it
+//     concurrently (Close stops a build under way);
 //   - each variant's Solver: one at a time, under the variant's solver
 //     mutex (a Solver is not safe for concurrent use; each search runs
 //     Config.Threads goroutines itself). Calls on one variant that need a

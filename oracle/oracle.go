@@ -44,6 +44,11 @@ type Oracle struct {
 
 	mu       sync.Mutex
 	variants map[string]*variantState
+
+	// builds is the context of in-memory tablebase builds, canceled by
+	// Close.
+	builds     context.Context
+	stopBuilds context.CancelFunc
 }
 
 // variantState is what the Oracle keeps for one variant.
@@ -54,8 +59,10 @@ type variantState struct {
 	disk     *tablebase.Prober // nil: none
 	diskErr  error
 
-	buildMu sync.Mutex
-	mem     *tablebase.Memory // built in memory; nil until needed
+	buildMu  sync.Mutex
+	memBuilt chan struct{} // closed when the in-memory build ends; nil until started
+	mem      *tablebase.Memory
+	memErr   error
 
 	solverMu sync.Mutex
 	solver   *solver.Solver
@@ -79,6 +86,7 @@ func Open(cfg Config) (*Oracle, error) {
 		cfg.Threads = runtime.NumCPU()
 	}
 	o := &Oracle{cfg: cfg, explicit: cfg.TBDir != "", variants: map[string]*variantState{}}
+	o.builds, o.stopBuilds = context.WithCancel(context.Background())
 	if o.cfg.TBDir == "" && !cfg.NoTB {
 		o.cfg.TBDir = tablebase.DefaultDir()
 	}
@@ -88,6 +96,7 @@ func Open(cfg Config) (*Oracle, error) {
 // Close releases every tablebase opened. The Oracle must not be used
 // afterwards.
 func (o *Oracle) Close() error {
+	o.stopBuilds()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	var errs []error
@@ -168,9 +177,10 @@ type served struct {
 
 // tablebaseFor returns the tablebase for p: the one on disk, or for an
 // endgame (at most twice the in-memory seed count) one built in memory
-// when the disk holds fewer layers. The build runs under ctx, so a call's
-// time limit covers it; a build cut short by ctx is not kept, and the
-// position is then served by the disk tablebase or none.
+// when the disk holds fewer layers. The build starts with the first call
+// that needs it and runs once per process and variant; a call waits for it
+// only until ctx ends (its time limit covers the wait), and is then served
+// by the disk tablebase or none while the build goes on for later calls.
 func (o *Oracle) tablebaseFor(ctx context.Context, vs *variantState, p position.Position) (served, error) {
 	disk, err := o.diskTablebase(vs)
 	if err != nil {
@@ -181,25 +191,40 @@ func (o *Oracle) tablebaseFor(ctx context.Context, vs *variantState, p position.
 		s = served{tb: disk, prober: disk}
 	}
 	seeds := o.memSeeds(vs.v)
-	if seeds == 0 || p.Seeds() > 2*seeds || (disk != nil && disk.MaxSeeds() >= seeds) {
+	switch {
+	case seeds == 0 || p.Seeds() > 2*seeds || (disk != nil && disk.MaxSeeds() >= seeds):
 		return s, nil
-	}
-	if disk != nil && p.Seeds() <= disk.MaxSeeds() {
+	case disk != nil && p.Seeds() <= disk.MaxSeeds():
 		return s, nil // the disk holds p itself
 	}
+	select {
+	case <-o.startBuild(vs, seeds):
+		if vs.memErr != nil {
+			if o.builds.Err() != nil {
+				return s, nil // closing
+			}
+			return served{}, fmt.Errorf("in-memory tablebase of %d seeds: %w", seeds, vs.memErr)
+		}
+		return served{tb: vs.mem, inMemory: true}, nil
+	case <-ctx.Done():
+		return s, nil // out of time: answer without it
+	}
+}
+
+// startBuild starts v's in-memory build if it has not started, and
+// returns the channel closed when it ends.
+func (o *Oracle) startBuild(vs *variantState, seeds int) <-chan struct{} {
 	vs.buildMu.Lock()
 	defer vs.buildMu.Unlock()
-	if vs.mem == nil {
-		m, err := tablebase.BuildMemory(ctx, vs.v, seeds, o.cfg.Threads)
-		if err != nil {
-			if ctx.Err() != nil {
-				return s, nil // out of time: answer without it
-			}
-			return served{}, fmt.Errorf("in-memory tablebase of %d seeds: %w", seeds, err)
-		}
-		vs.mem = m
+	if vs.memBuilt == nil {
+		done := make(chan struct{})
+		vs.memBuilt = done
+		go func() {
+			defer close(done)
+			vs.mem, vs.memErr = tablebase.BuildMemory(o.builds, vs.v, seeds, o.cfg.Threads)
+		}()
 	}
-	return served{tb: vs.mem, inMemory: true}, nil
+	return vs.memBuilt
 }
 
 func (s served) maxSeeds() int {

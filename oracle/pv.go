@@ -33,6 +33,7 @@ type pvBuilder struct {
 	v      *position.Variant
 	srv    served
 	solver *solver.Solver // nil: tablebase steps only
+	off    bool           // build nothing
 }
 
 const (
@@ -47,6 +48,9 @@ const (
 // the game or a repetition. first, when not -1, is the first move (a
 // proven best move of p found by the caller's search).
 func (b *pvBuilder) build(p position.Position, history []position.Position, first int) ([]Move, bool) {
+	if b.off {
+		return []Move{}, false
+	}
 	line := slices.Clone(history)
 	clean := len(line) == 0 // the layer so far follows the distances from its start
 	pv := []Move{}

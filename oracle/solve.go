@@ -26,6 +26,8 @@ type SolveOptions struct {
 	Nodes int64
 	// Depth bounds the search's iterations, in plies; 0 none.
 	Depth int
+	// NoPV skips building the principal variation (analysis needs none).
+	NoPV bool
 }
 
 // Solve answers s: its value from the side to move, every move's value
@@ -91,7 +93,7 @@ func (o *Oracle) solve(ctx context.Context, vs *variantState, p position.Positio
 		return err
 	}
 	defer vs.solverMu.Unlock()
-	pv := &pvBuilder{ctx: ctx, v: v, srv: srv, solver: sv}
+	pv := &pvBuilder{ctx: ctx, v: v, srv: srv, solver: sv, off: opts.NoPV}
 	if len(history) == 0 && p.Seeds() <= srv.maxSeeds() {
 		return fromTablebase(a, srv, v, p, moves, pv)
 	}
@@ -104,7 +106,7 @@ func (o *Oracle) solve(ctx context.Context, vs *variantState, p position.Positio
 		return err
 	}
 	fromSearch(a, res)
-	if res.Exact {
+	if res.Exact && !opts.NoPV {
 		a.PV, a.PVComplete = pv.build(p, history, preferred(moves, res.BestMoves))
 	}
 	return nil

@@ -14,8 +14,8 @@ type Game struct {
 	NoStopAt bool
 	Over     bool
 	End      EndReason // why the game ended, once Over
-	Final       [2]int // player 1's and player 2's final scores, once Over
-	seen        map[Position]bool
+	Final    [2]int    // player 1's and player 2's final scores, once Over
+	seen     map[Position]bool
 	// passPending: a forced pass was just applied, so a "pass" move may
 	// name it (as a principal variation does) without changing anything.
 	passPending bool

@@ -1,0 +1,198 @@
+package oracle
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"mancala/position"
+)
+
+// Loss thresholds of the ply classes, in seeds (a ply's loss is its
+// position's value minus the played move's value).
+const (
+	InaccuracyLoss = 1 // a loss of 1 or 2 seeds is an inaccuracy
+	MistakeLoss    = 3 // 3 to 5, a mistake
+	BlunderLoss    = 6 // 6 or more, a blunder
+)
+
+// The classes of a ply.
+const (
+	ClassBest       = "best"
+	ClassInaccuracy = "inaccuracy"
+	ClassMistake    = "mistake"
+	ClassBlunder    = "blunder"
+)
+
+// Classify names the class of a ply that lost loss seeds.
+func Classify(loss int) string {
+	switch {
+	case loss >= BlunderLoss:
+		return ClassBlunder
+	case loss >= MistakeLoss:
+		return ClassMistake
+	case loss >= InaccuracyLoss:
+		return ClassInaccuracy
+	}
+	return ClassBest
+}
+
+// Accuracy is a player's accuracy in percent: the mean over their moves
+// (forced passes left out) of 100 / (1 + loss/2), so a best move counts
+// 100, a loss of 2 seeds 50 and of 6 seeds 25; rounded to a tenth. No
+// moves: 100.
+func Accuracy(losses []int) float64 {
+	if len(losses) == 0 {
+		return 100
+	}
+	sum := 0.0
+	for _, l := range losses {
+		sum += 100 / (1 + float64(l)/2)
+	}
+	return math.Round(10*sum/float64(len(losses))) / 10
+}
+
+// AnalyzeOptions are one Analyze call's settings.
+type AnalyzeOptions struct {
+	// Time bounds each ply's answer; 0 means no limit.
+	Time time.Duration
+	// Nodes bounds each ply's search; 0 none.
+	Nodes int64
+	// Progress, when not nil, is called after each ply with the plies
+	// done and the total.
+	Progress func(done, total int)
+}
+
+// PlyAnalysis is one ply of an analysed game (notation.md "Game
+// analysis"). Values are from Player, the mover, after the game's history.
+type PlyAnalysis struct {
+	Ply       int    `json:"ply"`
+	Player    int    `json:"player"`
+	Position  string `json:"position"` // before the move
+	Move      Move   `json:"move"`
+	Captured  int    `json:"captured"`
+	Value     int    `json:"value"`      // the position's value (best play)
+	MoveValue int    `json:"move_value"` // the played move's value
+	Loss      int    `json:"loss"`       // Value - MoveValue, never negative
+	Exact     bool   `json:"exact"`      // both values proven
+	BestMoves []Move `json:"best_moves"`
+	Class     string `json:"class"`
+}
+
+// PlayerSummary sums up one player's plies (forced passes left out).
+type PlayerSummary struct {
+	Player     int     `json:"player"`
+	Loss       int     `json:"loss"`
+	Accuracy   float64 `json:"accuracy"`
+	Best       int     `json:"best"`
+	Inaccuracy int     `json:"inaccuracy"`
+	Mistake    int     `json:"mistake"`
+	Blunder    int     `json:"blunder"`
+}
+
+// Analysis is an analysed game (notation.md "Game analysis").
+type Analysis struct {
+	Position   string             `json:"position"` // the start position, normalised
+	Plies      []PlyAnalysis      `json:"plies"`
+	Players    [2]PlayerSummary   `json:"players"`
+	GameOver   bool               `json:"game_over"`
+	FinalScore *[2]int            `json:"final_score,omitempty"`
+	End        position.EndReason `json:"end,omitempty"`
+	// Complete: every ply was analysed (false when cut short).
+	Complete bool `json:"complete"`
+	// Line is the game's line in its file, when read from one.
+	Line int `json:"line,omitempty"`
+}
+
+// Analyze values every ply of g: the position before it (after the game's
+// history: a repetition ends the game), the played move, the loss, the
+// best moves, and each player's summary. Each ply gets opts.Time. An
+// illegal move is an error naming the ply. When ctx ends, it returns the
+// plies done so far (Complete false) with ctx's error.
+func (o *Oracle) Analyze(ctx context.Context, g Game, opts AnalyzeOptions) (Analysis, error) {
+	plies, end, err := g.replay()
+	if err != nil {
+		return Analysis{}, err
+	}
+	an := Analysis{Position: g.Start.String(), Plies: []PlyAnalysis{}, GameOver: end.Over, End: end.End, Line: g.Line}
+	if end.Over {
+		an.FinalScore = &end.Final
+	}
+	answers := make([]Answer, 0, len(plies))
+	for i, pl := range plies {
+		a, err := o.Solve(ctx, pl.setup, SolveOptions{AllMoves: true, History: pl.history,
+			Time: opts.Time, Nodes: opts.Nodes, NoPV: true})
+		if err != nil {
+			return an, fmt.Errorf("ply %d: %w", i+1, err)
+		}
+		if ctx.Err() != nil {
+			break // cut short: this ply's answer is not one to keep
+		}
+		answers = append(answers, a)
+		if opts.Progress != nil {
+			opts.Progress(i+1, len(plies))
+		}
+	}
+	for i := range answers {
+		an.Plies = append(an.Plies, plyAnalysis(i, plies, answers))
+	}
+	an.Complete = len(answers) == len(plies)
+	summarise(&an)
+	if !an.Complete {
+		return an, ctx.Err()
+	}
+	return an, nil
+}
+
+// plyAnalysis puts ply i together. The played move's value is taken from
+// the next ply's value when that is exact (it is the value of the position
+// the move led to, on this game's line), else from the ply's own move
+// values.
+func plyAnalysis(i int, plies []ply, answers []Answer) PlyAnalysis {
+	pl, a := plies[i], answers[i]
+	out := PlyAnalysis{Ply: i + 1, Player: a.Player, Position: a.Position, Move: Move(pl.move.Pit),
+		Captured: pl.captured, Value: a.Value, BestMoves: a.BestMoves}
+	mv, moveExact := a.Value, a.Exact
+	for _, m := range a.Moves {
+		if m.Move == out.Move {
+			mv, moveExact = m.Value, m.Exact
+		}
+	}
+	if i+1 < len(answers) && answers[i+1].Exact {
+		mv, moveExact = pl.move.Value(pl.setup.Position, answers[i+1].Value), true
+	}
+	out.MoveValue, out.Exact = mv, a.Exact && moveExact
+	out.Loss = max(0, out.Value-out.MoveValue)
+	out.Class = Classify(out.Loss)
+	return out
+}
+
+// summarise fills each player's summary from the plies.
+func summarise(an *Analysis) {
+	var losses [2][]int
+	for k := range an.Players {
+		an.Players[k].Player = k + 1
+	}
+	for _, p := range an.Plies {
+		if p.Move == Pass {
+			continue
+		}
+		s := &an.Players[p.Player-1]
+		s.Loss += p.Loss
+		losses[p.Player-1] = append(losses[p.Player-1], p.Loss)
+		switch p.Class {
+		case ClassBest:
+			s.Best++
+		case ClassInaccuracy:
+			s.Inaccuracy++
+		case ClassMistake:
+			s.Mistake++
+		case ClassBlunder:
+			s.Blunder++
+		}
+	}
+	for k := range an.Players {
+		an.Players[k].Accuracy = Accuracy(losses[k])
+	}
+}
