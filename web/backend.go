@@ -3,14 +3,17 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
 	"mancala/oracle"
 	"mancala/position"
 )
 
-// Answers is the Oracle of `mancala serve`: solve and query are package
-// oracle's answers (the same objects as `solve --json` and `query
-// --json`), play is position.Game's, as `play --json` gives them. It is
+// Answers is the Oracle of `mancala serve`: solve, query and analyze are
+// package oracle's answers (the same objects as `solve --json`, `query
+// --json` and `analyze --json`), play is position.Game's, as `play --json`
+// gives them. It is
 // safe for concurrent use; the tablebases it opens are read-only and
 // shared by every request.
 type Answers struct {
@@ -122,6 +125,30 @@ func playGame(pos, moves string) (*position.Game, []played, error) {
 		done = append(done, played{Player: p.Player, Move: oracle.Move(pit), Captured: p.Captured, Passed: p.Passed})
 	}
 	return g, done, nil
+}
+
+// Analyze reads the games (oracle.ParseGames: a bad record or an illegal
+// move is a BadRequest naming its line and ply), then analyses each with
+// q.PlyTime a ply. When ctx ends first, the game under way comes back with
+// the plies done (its "complete" false) and the games after it are left
+// out.
+func (a *Answers) Analyze(ctx context.Context, q AnalyzeQuery) ([]any, error) {
+	games, err := oracle.ParseGames(strings.NewReader(q.Games))
+	if err != nil {
+		return nil, &BadRequest{Err: err}
+	}
+	out := []any{}
+	for _, g := range games {
+		an, err := a.o.Analyze(ctx, g, oracle.AnalyzeOptions{Time: q.PlyTime})
+		if ctx.Err() != nil {
+			return append(out, an), nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", g.Line, err)
+		}
+		out = append(out, an)
+	}
+	return out, nil
 }
 
 // Warm builds every variant's in-memory endgame tablebase now, one variant
