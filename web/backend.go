@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"mancala/oracle"
 	"mancala/position"
@@ -18,6 +19,13 @@ import (
 // shared by every request.
 type Answers struct {
 	o *oracle.Oracle
+	// A tablebase directory given explicitly (--tb) that holds no layers
+	// of a variant is an error to oracle, as it is to `solve --tb`; a
+	// server that plays every variant searches those variants instead,
+	// with fallback, an oracle without that directory.
+	fallback *oracle.Oracle
+	mu       sync.Mutex
+	noLayers map[string]bool // variants the tablebase directory lacks
 }
 
 // NewAnswers opens an oracle with cfg. Close it when done.
@@ -26,11 +34,67 @@ func NewAnswers(cfg oracle.Config) (*Answers, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Answers{o: o}, nil
+	a := &Answers{o: o, fallback: o, noLayers: map[string]bool{}}
+	if cfg.TBDir != "" {
+		plain := cfg
+		plain.TBDir = ""
+		if a.fallback, err = oracle.Open(plain); err != nil {
+			o.Close()
+			return nil, err
+		}
+	}
+	return a, nil
 }
 
 // Close releases the tablebases opened.
-func (a *Answers) Close() error { return a.o.Close() }
+func (a *Answers) Close() error {
+	err := a.o.Close()
+	if a.fallback != a.o {
+		err = errors.Join(err, a.fallback.Close())
+	}
+	return err
+}
+
+// oracleFor returns the oracle that serves v: the one with the tablebase
+// directory, unless it lacks v's layers.
+func (a *Answers) oracleFor(v *position.Variant) *oracle.Oracle {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.noLayers[v.Name] {
+		return a.fallback
+	}
+	return a.o
+}
+
+// retryWithout reports whether err says the tablebase directory lacks v,
+// and then sends v's later calls to the fallback oracle.
+func (a *Answers) retryWithout(v *position.Variant, err error) bool {
+	if a.fallback == a.o || !errors.Is(err, oracle.ErrNoTablebase) {
+		return false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.noLayers[v.Name] = true
+	return true
+}
+
+// solve is oracle.Solve by the oracle that serves s's variant.
+func (a *Answers) solve(ctx context.Context, s position.Setup, opts oracle.SolveOptions) (oracle.Answer, error) {
+	ans, err := a.oracleFor(s.Variant).Solve(ctx, s, opts)
+	if a.retryWithout(s.Variant, err) {
+		return a.fallback.Solve(ctx, s, opts)
+	}
+	return ans, err
+}
+
+// analyze is oracle.Analyze by the oracle that serves g's variant.
+func (a *Answers) analyze(ctx context.Context, g oracle.Game, opts oracle.AnalyzeOptions) (oracle.Analysis, error) {
+	an, err := a.oracleFor(g.Start.Variant).Analyze(ctx, g, opts)
+	if a.retryWithout(g.Start.Variant, err) {
+		return a.fallback.Analyze(ctx, g, opts)
+	}
+	return an, err
+}
 
 // Variants describes every variant position knows.
 func (a *Answers) Variants() []VariantInfo {
@@ -56,7 +120,7 @@ func (a *Answers) Solve(ctx context.Context, q SolveQuery) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.o.Solve(ctx, s, oracle.SolveOptions{AllMoves: q.All, Time: q.Time})
+	return a.solve(ctx, s, oracle.SolveOptions{AllMoves: q.All, Time: q.Time})
 }
 
 // Query answers from the tablebase on disk alone; a position it does not
@@ -139,7 +203,7 @@ func (a *Answers) Analyze(ctx context.Context, q AnalyzeQuery) ([]any, error) {
 	}
 	out := []any{}
 	for _, g := range games {
-		an, err := a.o.Analyze(ctx, g, oracle.AnalyzeOptions{Time: q.PlyTime})
+		an, err := a.analyze(ctx, g, oracle.AnalyzeOptions{Time: q.PlyTime})
 		if ctx.Err() != nil {
 			return append(out, an), nil
 		}
@@ -161,7 +225,7 @@ func (a *Answers) Warm(ctx context.Context) error {
 		row1, row2 := make([]int, v.Pits), make([]int, v.Pits)
 		row1[0], row2[0] = 2, 1
 		s := position.Setup{Variant: v, Position: position.FromRows(position.PackRow(row1), position.PackRow(row2), 1)}
-		if _, err := a.o.Solve(ctx, s, oracle.SolveOptions{}); err != nil || ctx.Err() != nil {
+		if _, err := a.solve(ctx, s, oracle.SolveOptions{}); err != nil || ctx.Err() != nil {
 			return errors.Join(err, ctx.Err())
 		}
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"mancala/oracle"
+	"mancala/position"
+	"mancala/tablebase"
 )
 
 // testBackend is the Oracle the browser and load tests run over: the one
@@ -122,5 +125,37 @@ func TestAnswersAnalyze(t *testing.T) {
 	}
 	if checked < 10 || got.Plies[5].Class != "blunder" {
 		t.Errorf("%d plies checked; ply 6 is %q, want a blunder", checked, got.Plies[5].Class)
+	}
+}
+
+// A server given a tablebase directory (--tb) that holds only awari still
+// solves the other variants (by search and the in-memory tablebase);
+// query answers from the directory, and 404 for what it lacks.
+func TestAnswersTablebaseDirWithoutTheVariant(t *testing.T) {
+	dir := t.TempDir()
+	awari, _ := position.Lookup("awari")
+	if _, err := tablebase.Build(context.Background(), dir, awari, tablebase.BuildOptions{MaxSeeds: 4, Threads: 1}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewAnswers(oracle.Config{TBDir: dir, Threads: 1, HashMiB: 16, MemTBSeeds: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	h := New(a, Config{Time: time.Minute}).Handler()
+	var got solved
+	getJSON(t, h, "GET", "/api/solve?position=oware:0,0,0,0,0,1/1,1,0,0,0,0:1", "", &got)
+	if !got.Exact {
+		t.Errorf("oware endgame: %+v, want an exact value", got)
+	}
+	getJSON(t, h, "GET", "/api/query?position=awari:0,0,0,0,0,1/1,1,0,0,0,0:1", "", &got)
+	if !got.Exact || got.Value != 1 {
+		t.Errorf("awari query: %+v, want +1 exact", got)
+	}
+	if resp, body := do(t, h, "GET", "/api/query?position=oware:0,0,0,0,0,1/1,1,0,0,0,0:1", ""); resp.StatusCode != 404 {
+		t.Errorf("oware query: status %d %s, want 404", resp.StatusCode, body)
+	}
+	if err := a.Warm(context.Background()); err != nil {
+		t.Errorf("Warm: %v", err)
 	}
 }
