@@ -52,8 +52,8 @@ accuracy: the mean over the player's moves (forced passes left out) of
 100 / (1 + loss/2), so a best move counts 100, a loss of 2 seeds 50 and of 6
 seeds 25.
 
-Text output is a table of the plies, a value graph (player 1's value by ply)
-and the summaries; --json prints notation.md's analysis object, one a line
+Text output is a table of the plies, a value graph (player 1's projected
+final margin by ply: captures so far plus the value) and the summaries; --json prints notation.md's analysis object, one a line
 (JSON Lines) when the games come from a file or stdin. Each ply is answered
 within --time (exactly when the tablebase holds it or the search proves it).
 A progress bar goes to stderr on a terminal; Ctrl-C prints the plies done so
@@ -207,27 +207,39 @@ func printPlyTable(out io.Writer, plies []oracle.PlyAnalysis) {
 	fmt.Fprintln(out, "(values from the mover, in seeds; ~ an estimate)")
 }
 
-// valueGraph draws player 1's value by ply (after the history), width
-// columns at most (several plies a column when there are more) and height
-// rows above and below the zero line.
+// valueGraph draws, by ply, player 1's projected final margin: the seeds
+// player 1 has captured in the game beyond player 2, plus player 1's value
+// of the position (what best play from there adds). A loss shows as a
+// drop for the player who made it. At most width columns (several plies a
+// column when there are more), height rows above and below the zero line.
 func valueGraph(plies []oracle.PlyAnalysis, width, height int) string {
 	if len(plies) == 0 {
 		return ""
+	}
+	margins := make([]int, len(plies))
+	captured := 0 // player 1's captures beyond player 2's, before the ply
+	for i, p := range plies {
+		v := p.Value
+		if p.Player == 2 {
+			v = -v
+		}
+		margins[i] = captured + v
+		if p.Player == 1 {
+			captured += p.Captured
+		} else {
+			captured -= p.Captured
+		}
 	}
 	per := (len(plies) + width - 1) / width
 	var vals []int
 	top := 1
 	for i := per - 1; i < len(plies)+per-1; i += per {
-		p := plies[min(i, len(plies)-1)]
-		v := p.Value
-		if p.Player == 2 {
-			v = -v
-		}
+		v := margins[min(i, len(plies)-1)]
 		vals = append(vals, v)
 		top = max(top, v, -v)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "player 1's value by ply (%d plies a column)\n", per)
+	fmt.Fprintf(&b, "player 1's projected margin (captures so far + value) by ply, %d plies a column\n", per)
 	for level := height; level >= -height; level-- {
 		label := "    "
 		switch level {
@@ -244,7 +256,8 @@ func valueGraph(plies []oracle.PlyAnalysis, width, height int) string {
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "      ply 1%*s\n", max(len(vals)-5, 1), fmt.Sprintf("ply %d", len(plies)))
+	last := fmt.Sprintf("ply %d", len(plies))
+	fmt.Fprintf(&b, "      ply 1%s%s\n", strings.Repeat(" ", max(len(vals)-5-len(last), 1)), last)
 	return b.String()
 }
 
@@ -253,12 +266,10 @@ func valueGraph(plies []oracle.PlyAnalysis, width, height int) string {
 func graphCell(v, top, height, level int) byte {
 	scaled := (v*height*2 + top*sign(v)) / (2 * top) // rounded to nearest
 	switch {
-	case level == 0 && scaled == 0:
-		return '-'
 	case level > 0 && scaled >= level, level < 0 && scaled <= level:
 		return '#'
 	case level == 0:
-		return '#'
+		return '-'
 	}
 	return ' '
 }

@@ -67,7 +67,7 @@ func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) er
 	if opts.noStopAt {
 		g = position.NewGameNoStopAt(setup)
 	}
-	res := playResult{StartPassed: g.StartPassed, startPasser: 3 - g.Position.Player(), Moves: []playedMove{}}
+	res := playResult{StartPassed: g.StartPassed, startPasser: position.Opponent(g.Position.Player()), Moves: []playedMove{}}
 	for _, pit := range moves {
 		p, err := g.Play(pit)
 		if err != nil {
@@ -97,7 +97,7 @@ func printPlay(out io.Writer, res playResult) error {
 		}
 		fmt.Fprintf(out, "player %d plays %v: captured %d", m.Player, m.Move, m.Captured)
 		if m.Passed {
-			fmt.Fprintf(out, "; player %d has no legal move and passes", 3-m.Player)
+			fmt.Fprintf(out, "; player %d has no legal move and passes", position.Opponent(m.Player))
 		}
 		fmt.Fprintln(out)
 	}

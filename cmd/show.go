@@ -71,7 +71,7 @@ func runShow(out io.Writer, arg string, opts *showOptions) error {
 func printShow(out io.Writer, g *position.Game, res showResult) error {
 	fmt.Fprintln(out, res.Position)
 	if res.Passed {
-		fmt.Fprintln(out, passNote(3-g.Position.Player()))
+		fmt.Fprintln(out, passNote(position.Opponent(g.Position.Player())))
 	}
 	fmt.Fprint(out, position.Diagram(g.Variant, g.Position))
 	if g.Over {

@@ -70,7 +70,7 @@ func TestAnalyzeGames(t *testing.T) {
 	const seeds = 7
 	games := 4
 	if testing.Short() {
-		games = 2
+		games = 1
 	}
 	o := newOracle(t, Config{NoTB: true, Threads: 1, HashMiB: 16})
 	seen := map[string]int{}

@@ -88,7 +88,12 @@ type Answer struct {
 	// equals Value (all moves valued) or the search's best move.
 	BestMoves         []Move `json:"best_moves"`
 	BestMovesComplete bool   `json:"best_moves_complete"`
-	// Moves is every legal move's value, in pit order, where known.
+	// Moves is every legal move's value, in pit order, where known. A
+	// search values each move with the position (and the history) on the
+	// line before it, so a move back to them is a repetition; an answer
+	// from the tablebase takes each move's position as the tablebase
+	// stores it, which can differ for a move that is not best (a
+	// repetition only pulls a value toward 0). Value agrees either way.
 	Moves []MoveValue `json:"moves,omitempty"`
 	// PV is the principal variation. For an exact value it is made of
 	// proven best moves only, and PVComplete says it reaches the end of

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"time"
 
 	"mancala/position"
 	"mancala/solver"
@@ -27,7 +28,8 @@ type Config struct {
 	MemTBSeeds int
 	// Threads is the number of search threads; 0 means runtime.NumCPU().
 	Threads int
-	// HashMiB is each variant's transposition table size in MiB; 0 means
+	// HashMiB is each variant's transposition table size in MiB (one
+	// table per variant used, allocated on its first search); 0 means
 	// solver.DefaultHashMiB.
 	HashMiB int
 }
@@ -136,15 +138,15 @@ func (o *Oracle) diskTablebase(vs *variantState) (*tablebase.Prober, error) {
 		pr, err := tablebase.OpenProber(o.cfg.TBDir, vs.v)
 		if err == nil && pr.MaxSeeds() < 0 {
 			pr.Close()
-			pr, err = nil, fmt.Errorf("%w: it holds no %s layers (build them with `mancala build %s --max-seeds N`)",
-				ErrNoTablebase, vs.v.Name, vs.v.Name)
+			pr, err = nil, ErrNoTablebase
+		}
+		if errors.Is(err, tablebase.ErrNoTablebase) || errors.Is(err, ErrNoTablebase) {
+			err = fmt.Errorf("%w for %s in %s (build one with `mancala build %s --max-seeds N --tb %s`, or use `mancala solve`)",
+				ErrNoTablebase, vs.v.Name, o.cfg.TBDir, vs.v.Name, o.cfg.TBDir)
 		}
 		if err != nil {
-			if errors.Is(err, tablebase.ErrNoTablebase) && !errors.Is(err, ErrNoTablebase) {
-				err = fmt.Errorf("%w: %w", ErrNoTablebase, err)
-			}
 			if o.explicit {
-				vs.diskErr = fmt.Errorf("tablebase %s: %w", o.cfg.TBDir, err)
+				vs.diskErr = err
 			}
 			return
 		}
@@ -179,8 +181,9 @@ type served struct {
 // endgame (at most twice the in-memory seed count) one built in memory
 // when the disk holds fewer layers. The build starts with the first call
 // that needs it and runs once per process and variant; a call waits for it
-// only until ctx ends (its time limit covers the wait), and is then served
-// by the disk tablebase or none while the build goes on for later calls.
+// for at most half the time left before ctx's deadline (its time limit
+// covers the wait), and is then served by the disk tablebase or none while
+// the build goes on for later calls.
 func (o *Oracle) tablebaseFor(ctx context.Context, vs *variantState, p position.Position) (served, error) {
 	disk, err := o.diskTablebase(vs)
 	if err != nil {
@@ -197,6 +200,14 @@ func (o *Oracle) tablebaseFor(ctx context.Context, vs *variantState, p position.
 	case disk != nil && p.Seeds() <= disk.MaxSeeds():
 		return s, nil // the disk holds p itself
 	}
+	wait := ctx
+	if deadline, ok := ctx.Deadline(); ok {
+		// Keep half the time for the answer itself, should the build
+		// (slow on a busy machine) not finish in the other half.
+		var cancel context.CancelFunc
+		wait, cancel = context.WithTimeout(ctx, time.Until(deadline)/2)
+		defer cancel()
+	}
 	select {
 	case <-o.startBuild(vs, seeds):
 		if vs.memErr != nil {
@@ -206,8 +217,29 @@ func (o *Oracle) tablebaseFor(ctx context.Context, vs *variantState, p position.
 			return served{}, fmt.Errorf("in-memory tablebase of %d seeds: %w", seeds, vs.memErr)
 		}
 		return served{tb: vs.mem, inMemory: true}, nil
-	case <-ctx.Done():
+	case <-wait.Done():
 		return s, nil // out of time: answer without it
+	}
+}
+
+// memPending reports whether p would be served by v's in-memory
+// tablebase and that has not been built yet.
+func (o *Oracle) memPending(vs *variantState, p position.Position) bool {
+	seeds := o.memSeeds(vs.v)
+	if seeds == 0 || p.Seeds() > 2*seeds {
+		return false
+	}
+	vs.buildMu.Lock()
+	started := vs.memBuilt
+	vs.buildMu.Unlock()
+	if started == nil {
+		return true
+	}
+	select {
+	case <-started:
+		return false
+	default:
+		return true
 	}
 }
 

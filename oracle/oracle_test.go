@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -45,6 +46,40 @@ func TestForcedPass(t *testing.T) {
 		}
 		if !slices.Equal(a.BestMoves, []Move{Pass}) || len(a.PV) == 0 || a.PV[0] != Pass {
 			t.Errorf("best %v pv %v: want [pass], a pv starting with pass", a.BestMoves, a.PV)
+		}
+	}
+}
+
+// TestConcurrentCalls: several goroutines answer positions of two
+// variants on one Oracle at once (run under -race); each gets the answer
+// it gets alone.
+func TestConcurrentCalls(t *testing.T) {
+	o := newOracle(t, Config{MemTBSeeds: 6, Threads: 1, HashMiB: 4})
+	positions := []string{"djenon-abe:0,0,0,0,0,0/2,0,1,2,0,0:1", "awari:0,0,1,1,0,0/0,0,1,2,0,1:1",
+		"djenon-abe:1,0,0,1,1,0/1,1,0,0,0,0:1", "awari:0,0,0,0,0,0/0,1,0,0,0,0:1"}
+	want := make([]int, len(positions))
+	for i, s := range positions {
+		a, err := o.Solve(context.Background(), mustSetup(t, s), SolveOptions{})
+		if err != nil || !a.Exact {
+			t.Fatalf("%s: %+v, %v", s, a, err)
+		}
+		want[i] = a.Value
+	}
+	errs := make(chan error, 4*len(positions))
+	for range 4 {
+		for i, s := range positions {
+			go func() {
+				a, err := o.Solve(context.Background(), mustSetup(t, s), SolveOptions{AllMoves: i%2 == 0})
+				if err == nil && (!a.Exact || a.Value != want[i]) {
+					err = fmt.Errorf("%s: %d (exact %v), alone %d", s, a.Value, a.Exact, want[i])
+				}
+				errs <- err
+			}()
+		}
+	}
+	for range 4 * len(positions) {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }

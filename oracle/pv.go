@@ -20,14 +20,17 @@ type distancer interface {
 // pvBuilder builds principal variations from proven best moves only, so
 // that playing one out realises the value it belongs to.
 //
-// Each step takes a move that is proven best given the line so far: from
-// the tablebase's distances where the layer started at a position the
-// distances serve (value-keeping moves that shorten the distance to a win
-// and lengthen it to a loss, so the line makes progress and cannot
-// repeat), else by a history-aware search of the step's position (its best
-// moves are best on this line, repetitions included). A tablebase without
-// distances, with no solver (Query), falls back to value-keeping moves
-// that capture or at least do not return to the line.
+// Each step takes a proven best move. Where the tablebase holds the
+// step's position and its layer started at a position the tablebase
+// served (no history from the game), the tablebase picks: with distances,
+// value-keeping moves that shorten the distance to a win and lengthen it
+// to a loss, so the line makes progress and cannot repeat; without them,
+// value-keeping moves that capture or at least do not return to the line,
+// and the variation stops (incomplete) when there is none. Since no
+// position repeats on such a line, one that reaches the end of the game
+// realises the value. Elsewhere a history-aware search of the step's
+// position picks (its best moves are best on this line, repetitions
+// included).
 type pvBuilder struct {
 	ctx    context.Context
 	v      *position.Variant
@@ -66,21 +69,21 @@ func (b *pvBuilder) build(p position.Position, history []position.Position, firs
 			return pv, true
 		}
 		var m position.Move
-		byDistance := false
+		probed := false
 		switch {
 		case moves[0].IsPass():
-			m, byDistance = moves[0], true
+			m, probed = moves[0], true
 		case first >= 0:
 			m, _ = pick(moves, first)
 			first = -1
 		default:
 			var ok bool
-			if m, byDistance, ok = b.step(q, moves, line, clean); !ok {
+			if m, probed, ok = b.step(q, moves, line, clean); !ok {
 				return pv, false
 			}
 		}
 		pv = append(pv, Move(m.Pit))
-		clean = clean && byDistance
+		clean = clean && probed
 		if m.Captured > 0 {
 			line, clean = line[:0], true
 		} else {
@@ -92,17 +95,18 @@ func (b *pvBuilder) build(p position.Position, history []position.Position, firs
 }
 
 // step picks a proven best move of q after line, and says whether the
-// distances picked it.
+// tablebase picked it. Where the tablebase holds q and the layer so far
+// was picked by it from its start (clean), it picks by distance, or
+// without distances by value (byValue); elsewhere a history-aware search
+// picks.
 func (b *pvBuilder) step(q position.Position, moves []position.Move, line []position.Position, clean bool) (position.Move, bool, bool) {
-	if q.Seeds() <= b.srv.maxSeeds() {
-		if d, ok := b.srv.tb.(distancer); ok && clean {
+	if q.Seeds() <= b.srv.maxSeeds() && (clean || b.solver == nil) {
+		if d, ok := b.srv.tb.(distancer); ok {
 			m, ok := byDistance(d, q, moves, line)
 			return m, true, ok
 		}
-		if b.solver == nil {
-			m, ok := b.byValue(q, moves, line)
-			return m, false, ok
-		}
+		m, ok := b.byValue(q, moves, line)
+		return m, true, ok
 	}
 	if b.solver == nil {
 		return position.Move{}, false, false

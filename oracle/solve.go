@@ -83,10 +83,56 @@ func (o *Oracle) solve(ctx context.Context, vs *variantState, p position.Positio
 		forcedPass(a, p, moves[0], after)
 		return nil
 	}
+	if o.memPending(vs, p) {
+		// Before waiting for the in-memory tablebase, try a short search
+		// without it: small endgames are often proven at once.
+		disk, err := o.diskTablebase(vs)
+		if err != nil {
+			return err
+		}
+		srv := served{}
+		if disk != nil {
+			srv = served{tb: disk, prober: disk}
+		}
+		quick := opts
+		quick.Nodes = quickNodes
+		if opts.Nodes > 0 {
+			quick.Nodes = min(opts.Nodes, quickNodes)
+		}
+		try := *a
+		if err := o.answer(ctx, vs, p, moves, history, quick, srv, &try); err != nil {
+			return err
+		}
+		if try.Exact && try.BestMovesComplete && (!opts.AllMoves || allExact(try.Moves)) {
+			*a = try
+			return nil
+		}
+	}
 	srv, err := o.tablebaseFor(ctx, vs, p)
 	if err != nil {
 		return err
 	}
+	return o.answer(ctx, vs, p, moves, history, opts, srv, a)
+}
+
+// quickNodes is the node budget of the search tried before waiting for an
+// in-memory tablebase.
+const quickNodes = 20_000
+
+func allExact(moves []MoveValue) bool {
+	for _, m := range moves {
+		if !m.Exact {
+			return false
+		}
+	}
+	return true
+}
+
+// answer answers p, which has moves, with the tablebase srv: by probing
+// when srv holds it and the game's history does not reach it, else by
+// search.
+func (o *Oracle) answer(ctx context.Context, vs *variantState, p position.Position, moves []position.Move, history []position.Position, opts SolveOptions, srv served, a *Answer) error {
+	v := vs.v
 	a.Tablebase, a.TablebaseSeeds, a.TablebaseInMemory = srv.tb != nil, max(srv.maxSeeds(), 0), srv.inMemory
 	sv, err := o.lockSolver(vs, srv.tb)
 	if err != nil {
@@ -199,12 +245,7 @@ func (o *Oracle) query(ctx context.Context, vs *variantState, p position.Positio
 		return err
 	}
 	if disk == nil {
-		where := o.cfg.TBDir
-		if o.cfg.NoTB || where == "" {
-			return fmt.Errorf("%w for %s", ErrNoTablebase, v.Name)
-		}
-		return fmt.Errorf("%w for %s in %s (build one with `mancala build %s --max-seeds N`, or use `mancala solve`)",
-			ErrNoTablebase, v.Name, where, v.Name)
+		return fmt.Errorf("%w for %s", ErrNoTablebase, v.Name)
 	}
 	if p.Seeds() > disk.MaxSeeds() {
 		return &NotInTablebaseError{Position: a.Position, Seeds: p.Seeds(), MaxSeeds: disk.MaxSeeds()}

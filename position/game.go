@@ -68,7 +68,7 @@ func newGame(s Setup, noStopAt bool) *Game {
 func (g *Game) Play(pit int) (Played, error) {
 	if pit == PassPit && g.passPending {
 		g.passPending = false
-		return Played{Player: 3 - g.Position.Player(), Pit: PassPit}, nil
+		return Played{Player: Opponent(g.Position.Player()), Pit: PassPit}, nil
 	}
 	if g.Over {
 		return Played{}, fmt.Errorf("move %s: the game is over (%s)", MoveString(pit), g.End)

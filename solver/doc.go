@@ -10,13 +10,27 @@
 //
 // # Values
 //
-// A move's value is the seeds it captures minus the value of the position
-// it leads to; a pass is a move that captures nothing. A position with no
+// A move's value is position.Move.Value: the seeds it captures minus the
+// value of the position it leads to when the turn passes over, plus it
+// when the mover moves again (kalah's extra move; negamax then searches
+// the child with the window less the seeds banked, not negated). A pass is
+// a move that captures nothing. A position with no
 // moves is worth Variant.TerminalValue. A position that repeats one on the
 // current line is worth 0 from there (rules.md section 0: the board's
 // seeds count for nobody). The 25-seed stop of awari and oware is not
 // applied. The value of a position with S seeds lies in -S..S, which the
 // search uses as bounds.
+//
+// # The game's history
+//
+// SearchRequest takes the game's positions before the root since its last
+// capture (Request.History). They are the start of the root's layer: a
+// move back to one is a repetition worth 0, as rules.md section 0 has it,
+// so the value found is the position's value on that game's line, between
+// 0 and its history-free value (fact 2 below). They enter the line hash of
+// the root's children, so line entries of one history never serve
+// another, and a repetition of one counts as hitting ply 0 (the top of the
+// line), so nothing resting on it reaches a board entry.
 //
 // # The search
 //
@@ -37,7 +51,9 @@
 // lower bound of its moves meets the largest proven upper bound. The
 // search deepens until then, and then probes each other move with a null
 // window at that value until it is proven to reach it or not, so that
-// BestMoves lists every best move. With AllMoves it runs MTD(f) on every
+// BestMoves lists every best move. A node limit (MaxNodes) gives that
+// second phase a budget of its own, so that which best moves a limited
+// search finds seldom depends on how the threads shared the first. With AllMoves it runs MTD(f) on every
 // root move until each value is proven. Because proven values are the
 // game's values, the exact result does not depend on the thread count,
 // the table size or the order of events; only estimates do.

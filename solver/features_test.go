@@ -48,6 +48,49 @@ func TestThreadsAgree(t *testing.T) {
 	t.Logf("%d positions compared", compared)
 }
 
+// TestBestMovesWithNodeLimit: issue 9's case. Under a node limit, one
+// thread and three find the same, complete set of best moves: proving
+// which moves are best has a node budget of its own.
+func TestBestMovesWithNodeLimit(t *testing.T) {
+	v, _ := position.Lookup("akon")
+	p := mustParse(t, "akon:0,0,3,0,3,1,0/0,2,1,0,0,0,0:2")
+	var first Result
+	for i, threads := range []int{1, 3, 3} {
+		res := mustSearch(t, v, p, Options{Threads: threads, HashMiB: 4, MaxNodes: 3_000_000})
+		if i == 0 {
+			first = res
+		}
+		if !res.Exact || !res.BestMovesComplete || res.Value != first.Value || !slices.Equal(res.BestMoves, first.BestMoves) {
+			t.Errorf("%d threads: value %d (exact %v), best %v (complete %v); 1 thread: %d, %v",
+				threads, res.Value, res.Exact, res.BestMoves, res.BestMovesComplete, first.Value, first.BestMoves)
+		}
+	}
+}
+
+// TestEstimateListsEveryBestMove: an estimate with every move valued
+// lists as best every move whose estimate equals the value (the oware
+// start, depth 3: not proven).
+func TestEstimateListsEveryBestMove(t *testing.T) {
+	v, _ := position.Lookup("oware")
+	res := mustSearch(t, v, v.Start(), Options{Threads: 1, HashMiB: 4, MaxDepth: 3, AllMoves: true})
+	if res.Exact {
+		t.Fatal("the oware start proven at depth 3")
+	}
+	var want []int
+	top := res.Moves[0].Value
+	for _, m := range res.Moves {
+		top = max(top, m.Value)
+	}
+	for _, m := range res.Moves {
+		if m.Value == top {
+			want = append(want, m.Move)
+		}
+	}
+	if res.Value != top || !slices.Equal(res.BestMoves, want) {
+		t.Errorf("value %d, best %v; moves %+v", res.Value, res.BestMoves, res.Moves)
+	}
+}
+
 func mustSearch(t *testing.T, v *position.Variant, p position.Position, opts Options) Result {
 	t.Helper()
 	res, err := Search(context.Background(), v, p, opts)

@@ -37,7 +37,7 @@ var ErrInconsistent = errors.New("tablebase is inconsistent")
 // Verify re-checks every stored layer of v in dir, holding it shared: its
 // checksum, and each position's value against its moves (rules.md 6):
 // with no moves, value == TerminalValue; else value == max over moves of
-// captured - value(child). It returns one LayerCheck a layer, and an error
+// the moves' values (position.Move.Value). It returns one LayerCheck a layer, and an error
 // wrapping ErrInconsistent that names the first failing layer and
 // position when any check fails. The equations hold for the true values
 // but also for some wrong ones inside cycles; the tests compare the
@@ -154,7 +154,7 @@ func (s *layerSolver) derive(p position.Position, values []int8, buf *[position.
 		if m.Captured > 0 {
 			best = max(best, int(s.exitValue(m)))
 		} else {
-			best = max(best, -int(values[s.ix.Rank(m.Next)]))
+			best = max(best, m.Value(p, int(values[s.ix.Rank(m.Next)])))
 		}
 	}
 	return best
