@@ -216,16 +216,17 @@ func (a *Answers) Analyze(ctx context.Context, q AnalyzeQuery) ([]any, error) {
 }
 
 // Warm builds every variant's in-memory endgame tablebase now, one variant
-// after the other, so that no request pays for it: a request's time limit
-// would cut the build short and it would be thrown away. It solves a
-// three-seed endgame of each variant with no time limit, and stops when
-// ctx ends.
+// after the other, so that no request waits for it (a request waits at
+// most half its time, then answers without it). It solves an 8-seed
+// endgame of each variant with a one-node search, which the oracle cannot
+// settle without the tablebase, and no time limit; it stops when ctx ends.
 func (a *Answers) Warm(ctx context.Context) error {
 	for _, v := range position.Variants() {
 		row1, row2 := make([]int, v.Pits), make([]int, v.Pits)
-		row1[0], row2[0] = 2, 1
+		copy(row1, []int{2, 1, 1})
+		copy(row2, []int{1, 1, 1, 1})
 		s := position.Setup{Variant: v, Position: position.FromRows(position.PackRow(row1), position.PackRow(row2), 1)}
-		if _, err := a.solve(ctx, s, oracle.SolveOptions{}); err != nil || ctx.Err() != nil {
+		if _, err := a.solve(ctx, s, oracle.SolveOptions{AllMoves: true, Nodes: 1}); err != nil || ctx.Err() != nil {
 			return errors.Join(err, ctx.Err())
 		}
 	}
