@@ -198,7 +198,10 @@ function renderEvaluation(s, pos) {
   const how = s.exact ? "exact" : `estimate at depth ${s.depth}`;
   html("strong", {}, ev, `Value ${signed(s.value)} for player ${pos.side}`);
   ev.append(` (${how}). Best: ${(s.best_moves || []).map(moveText).join(", ") || "-"}.`);
-  if (s.pv && s.pv.length) ev.append(` Line: ${s.pv.map(moveText).join(" ")}.`);
+  if (s.pv && s.pv.length) {
+    const shown = s.pv.slice(0, 16).map(moveText).join(" ");
+    ev.append(` Line: ${shown}${s.pv.length > 16 ? ` \u2026 (${s.pv.length} plies)` : ""}.`);
+  }
   const stats = [];
   if (s.source === "tablebase") {
     stats.push(`from the tablebase (${s.tablebase_in_memory ? "built in memory, " : ""}up to ${s.tablebase_seeds} seeds)`);
@@ -207,7 +210,7 @@ function renderEvaluation(s, pos) {
     if (s.nodes !== undefined) stats.push(`${s.nodes.toLocaleString("en")} nodes`);
     if (s.tablebase) stats.push(`tablebase up to ${s.tablebase_seeds} seeds`);
   }
-  if (s.seconds !== undefined) stats.push(`${s.seconds.toFixed(3)} s`);
+  if (s.seconds !== undefined) stats.push(s.seconds < 1 ? `${(1000 * s.seconds).toFixed(1)} ms` : `${s.seconds.toFixed(2)} s`);
   if (stats.length) html("span", { class: "stats" }, ev, ` ${stats.join(", ")}`);
 }
 
