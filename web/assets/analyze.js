@@ -53,7 +53,8 @@ function selectGame(i) {
   }
   $("result").hidden = false;
   const g = page.game;
-  $("game-title").textContent = `${page.games.length > 1 ? `Game ${i + 1}: ` : ""}${g.position}, ${g.plies.length} plies`;
+  const cut = g.complete === false ? " analysed before the server's time limit ran out" : "";
+  $("game-title").textContent = `${page.games.length > 1 ? `Game ${i + 1}: ` : ""}${g.position}, ${g.plies.length} plies${cut}`;
   renderGraph(g);
   renderSummary(g);
   renderPlies(g);
