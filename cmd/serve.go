@@ -96,12 +96,16 @@ func runServe(ctx context.Context, c *cobra.Command, opts *serveOptions) error {
 		return err
 	}
 	defer answers.Close()
+	warmCtx, stopWarm := context.WithCancel(ctx)
+	warmed := make(chan struct{})
 	go func() {
+		defer close(warmed)
 		start := time.Now()
-		if answers.Warm(ctx) == nil {
+		if answers.Warm(warmCtx) == nil {
 			fmt.Fprintf(c.ErrOrStderr(), "serve: endgame tablebases ready in %v\n", time.Since(start).Round(time.Millisecond))
 		}
 	}()
+	defer func() { stopWarm(); <-warmed }() // before Close
 	loopback := web.IsLoopback(ln.Addr().String())
 	srv := web.New(answers, web.Config{Time: opts.time, Searches: opts.searches, LoopbackOnly: loopback,
 		Logf: func(format string, args ...any) { fmt.Fprintf(c.ErrOrStderr(), format+"\n", args...) }})
