@@ -18,6 +18,15 @@
 // naming the bad part; a query for a position the tablebase does not hold
 // 404; an overloaded server 503.
 //
+// # The answers
+//
+// The handlers call an Oracle, a small interface of this package (Solve,
+// Query, Play, Analyze, Variants returning JSON-ready values), so that they
+// can be tested over a fake. Answers is the real one, over package oracle:
+// the tablebase on disk opened read-only once and shared, the in-memory
+// endgame tablebases built once (Warm builds them at start), one solver a
+// variant.
+//
 // # Safe to leave running
 //
 // Everything the pages need is embedded (no CDN, no web fonts), and no
