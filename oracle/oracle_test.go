@@ -2,11 +2,13 @@ package oracle
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
 
 	"mancala/position"
+	"mancala/tablebase"
 )
 
 func mustSetup(t testing.TB, s string) position.Setup {
@@ -81,5 +83,37 @@ func TestConcurrentCalls(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestQuery: answers from the tablebase on disk alone, with typed errors
+// for a position beyond it and for no tablebase at all.
+func TestQuery(t *testing.T) {
+	dir := t.TempDir()
+	v, _ := position.Lookup("djenon-abe")
+	if _, err := tablebase.Build(context.Background(), dir, v, tablebase.BuildOptions{MaxSeeds: 6}); err != nil {
+		t.Fatal(err)
+	}
+	o := newOracle(t, Config{TBDir: dir, Threads: 1})
+	ctx := context.Background()
+	a, err := o.Query(ctx, mustSetup(t, "djenon-abe:0,0,0,0,0,0/2,0,1,2,0,0:1"))
+	if err != nil || a.Value != -5 || !a.MustPass || a.Source != SourceTablebase || !a.Exact {
+		t.Errorf("forced pass: %+v, %v", a, err)
+	}
+	_, err = o.Query(ctx, mustSetup(t, "djenon-abe"))
+	var nit *NotInTablebaseError
+	if !errors.As(err, &nit) || nit.MaxSeeds != 6 || nit.Seeds != 48 {
+		t.Errorf("start position: %v, want NotInTablebaseError up to 6 seeds", err)
+	}
+	_, err = o.Query(ctx, mustSetup(t, "awari:0,0,1,0,0,0/0,1,0,0,0,0:1"))
+	if !errors.Is(err, ErrNoTablebase) {
+		t.Errorf("awari, none built: %v, want ErrNoTablebase", err)
+	}
+	// Solve agrees with Query on a position the tablebase holds.
+	s := mustSetup(t, "djenon-abe:1,0,0,1,1,0/1,1,0,0,0,0:1")
+	q, err1 := o.Query(ctx, s)
+	a, err2 := o.Solve(ctx, s, SolveOptions{})
+	if err1 != nil || err2 != nil || q.Value != a.Value || !slices.Equal(q.BestMoves, a.BestMoves) {
+		t.Errorf("query %+v (%v), solve %+v (%v)", q, err1, a, err2)
 	}
 }

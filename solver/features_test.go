@@ -48,9 +48,11 @@ func TestThreadsAgree(t *testing.T) {
 	t.Logf("%d positions compared", compared)
 }
 
-// TestBestMovesWithNodeLimit: issue 9's case. Under a node limit, one
-// thread and three find the same, complete set of best moves: proving
-// which moves are best has a node budget of its own.
+// TestBestMovesWithNodeLimit: issue 9's case. Under a node limit, a
+// search that proves the value also finds every best move, whatever the
+// thread count: proving which moves are best has a node budget of its own.
+// (Whether three threads prove the value within the limit at all depends
+// on how Lazy SMP shares the nodes, so only proven runs are compared.)
 func TestBestMovesWithNodeLimit(t *testing.T) {
 	v, _ := position.Lookup("akon")
 	p := mustParse(t, "akon:0,0,3,0,3,1,0/0,2,1,0,0,0,0:2")
@@ -59,10 +61,13 @@ func TestBestMovesWithNodeLimit(t *testing.T) {
 		res := mustSearch(t, v, p, Options{Threads: threads, HashMiB: 4, MaxNodes: 3_000_000})
 		if i == 0 {
 			first = res
+			if !res.Exact {
+				t.Fatal("one thread did not prove the value within the limit")
+			}
 		}
-		if !res.Exact || !res.BestMovesComplete || res.Value != first.Value || !slices.Equal(res.BestMoves, first.BestMoves) {
-			t.Errorf("%d threads: value %d (exact %v), best %v (complete %v); 1 thread: %d, %v",
-				threads, res.Value, res.Exact, res.BestMoves, res.BestMovesComplete, first.Value, first.BestMoves)
+		if res.Exact && (!res.BestMovesComplete || res.Value != first.Value || !slices.Equal(res.BestMoves, first.BestMoves)) {
+			t.Errorf("%d threads: value %d, best %v (complete %v); 1 thread: %d, %v",
+				threads, res.Value, res.BestMoves, res.BestMovesComplete, first.Value, first.BestMoves)
 		}
 	}
 }
