@@ -24,6 +24,7 @@ var commands = []func() *cobra.Command{
 	newVerifyCmd,
 	newStatsCmd,
 	newBenchCmd,
+	newServeCmd,
 }
 
 // NewRootCmd builds the `mancala` command tree.

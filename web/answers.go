@@ -1,0 +1,85 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Oracle answers the API's questions. Each method returns a JSON-ready
+// value with the fields of the matching command's --json (notation.md), or
+// an error: a BadRequest when the input is malformed or illegal (the
+// handler answers 400 with its message), a NotFound when a query's
+// position is not in the tablebase (404), any other error when the server
+// failed (500). Methods must stop when ctx ends; a search stopped by the
+// deadline returns its estimate, not an error. Implementations must be
+// safe for concurrent use; the server bounds how many searches run at once.
+type Oracle interface {
+	// Solve values a position and, with All, every legal move.
+	Solve(ctx context.Context, q SolveQuery) (any, error)
+	// Query probes the tablebase for a position.
+	Query(ctx context.Context, position string) (any, error)
+	// Play applies moves (notation.md: pit numbers and "pass", space- or
+	// comma-separated) to a position with every end rule.
+	Play(ctx context.Context, position, moves string) (any, error)
+	// Analyze analyses games, one a line (the analyze format), and
+	// returns one object a game.
+	Analyze(ctx context.Context, q AnalyzeQuery) ([]any, error)
+	// Variants describes the variants, for drawing boards.
+	Variants() []VariantInfo
+}
+
+// SolveQuery is a solve request.
+type SolveQuery struct {
+	Position string
+	// Time bounds the search; the server has capped it already.
+	Time time.Duration
+	// All asks for every legal move's value.
+	All bool
+}
+
+// AnalyzeQuery is an analyze request.
+type AnalyzeQuery struct {
+	// Games is the request body: one game a line, a start position then
+	// its moves; blank lines and # comments are skipped.
+	Games string
+	// PlyTime bounds the search of each ply's position. The whole request
+	// is bounded by ctx's deadline as well.
+	PlyTime time.Duration
+}
+
+// VariantInfo is what a page needs to draw a variant's board.
+type VariantInfo struct {
+	Name      string `json:"name"`
+	Pits      int    `json:"pits"`      // pits a row
+	Seeds     int    `json:"seeds"`     // seeds in the start position
+	Clockwise bool   `json:"clockwise"` // sowing direction (rules.md section 0)
+	Start     string `json:"start"`     // the start position string
+}
+
+// BadRequest is an Oracle error caused by the request: a position that does
+// not parse, an illegal move, a malformed game. Its message names the bad
+// part and is shown to the user.
+type BadRequest struct{ Err error }
+
+func (e *BadRequest) Error() string { return e.Err.Error() }
+func (e *BadRequest) Unwrap() error { return e.Err }
+
+// BadRequestf returns a BadRequest with a formatted message.
+func BadRequestf(format string, args ...any) error {
+	return &BadRequest{Err: fmt.Errorf(format, args...)}
+}
+
+// NotFound is an Oracle error for a position the tablebase does not hold
+// (query); the handler answers 404 with its message.
+type NotFound struct{ Err error }
+
+func (e *NotFound) Error() string { return e.Err.Error() }
+func (e *NotFound) Unwrap() error { return e.Err }
+
+// isBadRequest reports whether err is, or wraps, a BadRequest.
+func isBadRequest(err error) bool {
+	var bad *BadRequest
+	return errors.As(err, &bad)
+}

@@ -1,0 +1,161 @@
+// Shared by the board and analysis pages: API calls, position strings and
+// the SVG board.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+// api fetches a JSON answer; a non-2xx answer throws its "error" message.
+async function api(path, init) {
+  const resp = await fetch(path, init);
+  const text = await resp.text();
+  let data = null;
+  try {
+    data = text.trim().split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+  } catch (e) {
+    throw new Error(`${resp.status} ${resp.statusText}: ${text.slice(0, 200)}`);
+  }
+  if (!resp.ok) {
+    const msg = data.length && data[0].error ? data[0].error : resp.statusText;
+    throw new Error(msg);
+  }
+  return data.length === 1 ? data[0] : data;
+}
+
+// parsePosition reads a normalised position string
+// (variant:ROW1/ROW2:SIDE[:CAP1-CAP2]) into rows of seed counts.
+function parsePosition(str) {
+  const parts = str.split(":");
+  const rows = parts[1].split("/").map((r) => r.split(",").map(Number));
+  const caps = parts.length > 3 ? parts[3].split("-").map(Number) : null;
+  return { variant: parts[0], rows: rows, side: Number(parts[2] || 1), captures: caps };
+}
+
+// moveText writes a move as notation.md does.
+function moveText(m) {
+  return m === "pass" ? "pass" : String(m);
+}
+
+function signed(v) {
+  return v > 0 ? `+${v}` : String(v);
+}
+
+function el(tag, attrs, parent, text) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function html(tag, attrs, parent, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// drawOrder gives the 0-based pits of player 2's row (top) and player 1's
+// row (bottom) from left to right, as position.Diagram draws them: with
+// counter-clockwise sowing player 1's pit 1 is bottom left and player 2's
+// pit 1 top right; with clockwise sowing both are on the other side.
+function drawOrder(pits, clockwise) {
+  const top = [], bottom = [];
+  for (let i = 0; i < pits; i++) {
+    top.push(clockwise ? i : pits - 1 - i);
+    bottom.push(clockwise ? pits - 1 - i : i);
+  }
+  return { top, bottom };
+}
+
+const GEOM = { pitGap: 84, radius: 33, store: 92, pad: 14, height: 312 };
+
+// drawBoard draws pos (from parsePosition) into svg. opts:
+//   clockwise  sowing direction of the variant
+//   moves      map from pit number to {value, exact, captured} for the mover
+//   best       array of the best moves
+//   depth      search depth of estimates
+//   played     the pit played from this position (analysis), or null
+//   onPlay     called with a pit number when a playable pit is clicked
+//   over       the game is over: nothing is playable
+function drawBoard(svg, pos, opts) {
+  opts = opts || {};
+  const pits = pos.rows[0].length;
+  const order = drawOrder(pits, !!opts.clockwise);
+  const width = 2 * GEOM.store + pits * GEOM.pitGap + 2 * GEOM.pad;
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", `0 0 ${width} ${GEOM.height}`);
+  svg.setAttribute("width", width);
+  svg.setAttribute("height", GEOM.height);
+  el("rect", { x: 2, y: 40, width: width - 4, height: 232, rx: 40, class: "wood" }, svg);
+  const caps = pos.captures;
+  drawStore(svg, GEOM.pad + 6, 2, caps ? caps[1] : null, pos.side === 2);
+  drawStore(svg, width - GEOM.pad - GEOM.store + 6, 1, caps ? caps[0] : null, pos.side === 1);
+  const x0 = GEOM.pad + GEOM.store + GEOM.pitGap / 2;
+  const rowsY = { 2: 112, 1: 200 };
+  for (const player of [2, 1]) {
+    const drawn = player === 2 ? order.top : order.bottom;
+    drawn.forEach((i, col) => {
+      drawPit(svg, pos, opts, player, i + 1, x0 + col * GEOM.pitGap, rowsY[player]);
+    });
+  }
+}
+
+function drawStore(svg, x, player, seeds, toMove) {
+  const g = el("g", { class: `store p${player}` + (toMove ? " to-move" : ""), "data-player": player }, svg);
+  el("rect", { x: x, y: 70, width: GEOM.store - 12, height: 172, rx: 30, class: "store-well" }, g);
+  el("text", { x: x + (GEOM.store - 12) / 2, y: 98, class: "store-label" }, g, `player ${player}`);
+  el("text", { x: x + (GEOM.store - 12) / 2, y: 170, class: "store-count" }, g, seeds === null ? "?" : String(seeds));
+  el("text", { x: x + (GEOM.store - 12) / 2, y: 226, class: "store-label" }, g, "captured");
+}
+
+function drawPit(svg, pos, opts, player, pit, cx, cy) {
+  const seeds = pos.rows[player - 1][pit - 1];
+  const mover = player === pos.side;
+  const info = mover && opts.moves ? opts.moves.get(pit) : undefined;
+  const playable = mover && !opts.over && opts.onPlay && (info !== undefined || (!opts.moves && seeds > 0));
+  const best = info !== undefined && (opts.best || []).includes(pit);
+  const cls = ["pit", `p${player}`];
+  if (mover) cls.push("mover");
+  if (playable) cls.push("playable");
+  if (best) cls.push("best");
+  if (opts.played === pit && mover) cls.push("played");
+  const g = el("g", { class: cls.join(" "), "data-player": player, "data-pit": pit, "data-seeds": seeds }, svg);
+  // The pit's whole column, from its value to the pit, takes the click.
+  const hitTop = player === 2 ? 0 : cy - GEOM.radius - 4;
+  const hitBottom = player === 2 ? cy + GEOM.radius + 4 : GEOM.height;
+  el("rect", { x: cx - GEOM.pitGap / 2 + 2, y: hitTop, width: GEOM.pitGap - 4, height: hitBottom - hitTop, class: "hit" }, g);
+  el("circle", { cx: cx, cy: cy, r: GEOM.radius, class: "well" }, g);
+  el("text", { x: cx, y: cy + 9, class: "count" }, g, String(seeds));
+  const numberY = player === 2 ? cy - GEOM.radius - 9 : cy + GEOM.radius + 20;
+  el("text", { x: cx, y: numberY, class: "number" }, g, String(pit));
+  if (info !== undefined && info.value !== undefined) {
+    g.setAttribute("data-value", info.value);
+    g.setAttribute("data-exact", info.exact ? "true" : "false");
+    const valueY = player === 2 ? 22 : GEOM.height - 8;
+    const label = (info.exact ? "" : "~") + signed(info.value);
+    const t = el("text", { x: cx, y: valueY, class: "value" + (info.exact ? "" : " estimate") }, g, label);
+    const how = info.exact ? "exact" : `estimate, depth ${opts.depth}`;
+    el("title", {}, t, `move ${pit}: ${signed(info.value)} (${how})` +
+      (info.captured ? `, captures ${info.captured}` : ""));
+  }
+  if (playable) {
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("role", "button");
+    g.setAttribute("aria-label", `play pit ${pit}`);
+    g.addEventListener("click", () => opts.onPlay(pit));
+    g.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") opts.onPlay(pit);
+    });
+  }
+}
+
+function showError(node, err) {
+  if (!err) {
+    node.hidden = true;
+    node.textContent = "";
+    return;
+  }
+  node.hidden = false;
+  node.textContent = String(err.message || err);
+}
