@@ -1,4 +1,4 @@
-module mancala
+module github.com/mancala-solver/mancala
 
 go 1.26.8
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"mancala/cmd"
+	"github.com/mancala-solver/mancala/cmd"
 )
 
 func main() { os.Exit(run()) }

@@ -3,7 +3,7 @@ package bench
 import (
 	"testing"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 func TestSummariseMedianMinMax(t *testing.T) {

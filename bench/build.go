@@ -5,8 +5,8 @@ import (
 	"os"
 	"time"
 
-	"mancala/position"
-	"mancala/tablebase"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // BuildSeeds is the fixed size of the build benchmark: every layer up to

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // PerftDepth is the fixed depth of each variant's perft benchmark, chosen

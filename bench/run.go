@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // Groups lists the benchmark groups in the order Run measures them.

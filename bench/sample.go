@@ -3,7 +3,7 @@ package bench
 import (
 	"math/rand/v2"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // SampleSize is the number of (position, move) pairs of a make-move sample.

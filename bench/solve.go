@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"mancala/position"
-	"mancala/solver"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/solver"
 )
 
 // suiteText is the solver's fixed suite: positions from play, per variant,

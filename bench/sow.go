@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"mancala/position"
-	"mancala/position/reference"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/position/reference"
 )
 
 // Sow measures make-move throughput on each variant's PlaySample: the

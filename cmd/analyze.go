@@ -14,8 +14,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"mancala/oracle"
-	"mancala/position"
+	"github.com/mancala-solver/mancala/oracle"
+	"github.com/mancala-solver/mancala/position"
 )
 
 type analyzeOptions struct {

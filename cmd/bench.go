@@ -13,8 +13,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"mancala/bench"
-	"mancala/position"
+	"github.com/mancala-solver/mancala/bench"
+	"github.com/mancala-solver/mancala/position"
 )
 
 type benchOptions struct {

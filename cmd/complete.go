@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // addCompletion makes variant names tab-complete (with `mancala

@@ -1,6 +1,6 @@
 package cmd
 
-import "mancala/position"
+import "github.com/mancala-solver/mancala/position"
 
 // endProse says in words why a game ended; JSON carries the short reason.
 func endProse(r position.EndReason) string {

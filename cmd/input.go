@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // StdinArg is the argument that makes a command read its positions (or

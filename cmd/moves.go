@@ -3,7 +3,7 @@ package cmd
 import (
 	"strings"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // legalMoves lists the moves of p as notation.md writes them: pit numbers,

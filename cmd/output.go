@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // writeJSON prints v as one indented JSON document.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 type perftOptions struct {

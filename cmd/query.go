@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"mancala/oracle"
-	"mancala/position"
-	"mancala/tablebase"
+	"github.com/mancala-solver/mancala/oracle"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // exitNotInTablebase is query's exit code when the position is not stored.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // commands lists every subcommand's constructor, in help order.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"mancala/oracle"
-	"mancala/web"
+	"github.com/mancala-solver/mancala/oracle"
+	"github.com/mancala-solver/mancala/web"
 )
 
 type serveOptions struct {

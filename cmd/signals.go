@@ -53,7 +53,7 @@ func interruption(ctx context.Context) *Interrupted {
 
 // stopsCleanlyKey marks a command that watches its context and prints its
 // partial results when a signal cancels it.
-const stopsCleanlyKey = "mancala/stops-cleanly"
+const stopsCleanlyKey = "github.com/mancala-solver/mancala/stops-cleanly"
 
 // stopsCleanly marks c as stopping by itself on a signal (see above).
 func stopsCleanly(c *cobra.Command) *cobra.Command {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"mancala/oracle"
+	"github.com/mancala-solver/mancala/oracle"
 )
 
 type solveOptions struct {

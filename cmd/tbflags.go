@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"mancala/tablebase"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // This file holds what the tablebase commands (build, query, verify,

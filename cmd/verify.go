@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"mancala/position"
-	"mancala/tablebase"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 type verifyOptions struct {

@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // Loss thresholds of the ply classes, in seeds (a ply's loss is its

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"mancala/position"
-	"mancala/tablebase"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // randomGame plays random legal moves from a random board of seeds seeds

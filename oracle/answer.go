@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strconv"
 
-	"mancala/position"
-	"mancala/solver"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/solver"
 )
 
 // Move is a move as notation.md writes it: a pit number 1..n on the

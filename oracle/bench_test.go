@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // BenchmarkSolveInTablebase: Solve of oware positions of 8 to 12 seeds,

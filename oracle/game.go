@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // Game is a game record: a start position and the moves played, as `play`

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"time"
 
-	"mancala/position"
-	"mancala/solver"
-	"mancala/tablebase"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/solver"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // Config configures an Oracle. The zero value is usable.

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"mancala/position"
-	"mancala/tablebase"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 func mustSetup(t testing.TB, s string) position.Setup {

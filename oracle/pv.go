@@ -4,8 +4,8 @@ import (
 	"context"
 	"slices"
 
-	"mancala/position"
-	"mancala/solver"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/solver"
 )
 
 // distancer is a tablebase that also stores each position's distance:

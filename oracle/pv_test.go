@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"mancala/position"
-	"mancala/tablebase"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // distTB is a tablebase with distances for the positions reachable from

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"mancala/position"
-	"mancala/solver"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/solver"
 )
 
 // SolveOptions are one Solve call's settings.

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"mancala/position/reference"
+	"github.com/mancala-solver/mancala/position/reference"
 )
 
 // benchSample returns n (position, legal pit) pairs met in random games from

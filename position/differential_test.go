@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
-	"mancala/internal/testsize"
-	"mancala/position/reference"
+	"github.com/mancala-solver/mancala/internal/testsize"
+	"github.com/mancala-solver/mancala/position/reference"
 )
 
 // toState converts a packed position to the reference implementation's

@@ -3,8 +3,8 @@ package position
 import (
 	"testing"
 
-	"mancala/internal/testsize"
-	"mancala/position/reference"
+	"github.com/mancala-solver/mancala/internal/testsize"
+	"github.com/mancala-solver/mancala/position/reference"
 )
 
 // referencePerft is perft written on the reference implementation, for

@@ -9,7 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"mancala/internal/testsize"
+	"github.com/mancala-solver/mancala/internal/testsize"
 )
 
 // TestMain gives the property tests 100 cases each (rapid's default), and

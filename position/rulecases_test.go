@@ -3,7 +3,7 @@ package position
 import (
 	"testing"
 
-	"mancala/position/reference"
+	"github.com/mancala-solver/mancala/position/reference"
 )
 
 // Cases that rules.md leaves open, decided as README.md says; each is

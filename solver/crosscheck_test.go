@@ -5,10 +5,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"mancala/internal/testsize"
-	"mancala/position"
-	"mancala/solver"
-	"mancala/tablebase"
+	"github.com/mancala-solver/mancala/internal/testsize"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/solver"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // TestSearchAgreesWithTablebase cross-checks two independent methods on

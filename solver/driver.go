@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // search is the state of one Search call that the threads share: the root,

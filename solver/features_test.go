@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"mancala/internal/testsize"
-	"mancala/position"
+	"github.com/mancala-solver/mancala/internal/testsize"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // TestThreadsAgree: one thread and three give the same exact values, and

@@ -3,7 +3,7 @@ package solver
 import (
 	"math/bits"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // mix64 is the SplitMix64 finalizer (Steele, Lea and Flood, "Fast

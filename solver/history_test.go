@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // TestHistoryChangesValue: a position met after earlier positions of its

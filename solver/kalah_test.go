@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // kalahMinimax is the plain minimax value of p in a kalah variant, memoized

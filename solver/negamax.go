@@ -1,6 +1,6 @@
 package solver
 
-import "mancala/position"
+import "github.com/mancala-solver/mancala/position"
 
 // noHit is the hit ply of a score that rests on no repetition of a
 // position before the node.

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // This file holds the tests' independent references, which share no code

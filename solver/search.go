@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"time"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // Options configure a Solver. The zero value is usable: every field's zero

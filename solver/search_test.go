@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"mancala/internal/testsize"
-	"mancala/position"
+	"github.com/mancala-solver/mancala/internal/testsize"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // testCase is a position with reference values for each move.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // suitePath is the benchmark suite: positions from play, per variant.

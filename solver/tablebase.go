@@ -1,6 +1,6 @@
 package solver
 
-import "mancala/position"
+import "github.com/mancala-solver/mancala/position"
 
 // Tablebase is all the search needs of an endgame database: exact values
 // of the positions with few seeds. The tablebase package implements it; a

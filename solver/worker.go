@@ -1,6 +1,6 @@
 package solver
 
-import "mancala/position"
+import "github.com/mancala-solver/mancala/position"
 
 // worker is one search thread: its own path, history table and counters;
 // it shares the table and the root's proven bounds with the others.

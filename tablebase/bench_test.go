@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // BenchmarkBuild builds awari from scratch to benchSeeds by un-sowing and

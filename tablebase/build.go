@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // Method selects how a layer's moves inside the layer are resolved (see

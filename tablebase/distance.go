@@ -8,7 +8,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"github.com/dgraph-io/badger/v4"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // Format is the stored format this program writes and reads, recorded in

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // distanceProber is what Prober and Memory share for distances.

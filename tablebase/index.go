@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // maxRing is the most pits a board has (akon: 2*7); maxLayer the most seeds

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // boards lists every board of ring pits holding n seeds, by plain

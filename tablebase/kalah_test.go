@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // kalahMinimax is plain minimax over a kalah game, written here apart from

@@ -13,7 +13,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // Directory layout (see doc.go, "Storage"):

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // lowerValues gives the values of the finished layers below the one being

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // Memory is a tablebase built and held in memory only: the same layers as

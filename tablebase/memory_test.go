@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"mancala/internal/testsize"
-	"mancala/position"
+	"github.com/mancala-solver/mancala/internal/testsize"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // A tablebase built in memory holds exactly the values that Build stores

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // DefaultCacheBytes bounds the decoded blocks a Prober keeps: 1 GiB, more

@@ -1,7 +1,7 @@
 package tablebase
 
 import (
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // This file holds two references for values, written from the

@@ -9,7 +9,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // spaceMargin is the free space kept beyond a layer's estimate: Badger's

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // noExit marks a position with neither a capture nor a game end among its

@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"testing"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // The tests of issue 10: every fault gives a clear error wrapping

@@ -1,7 +1,7 @@
 package tablebase
 
 import (
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // ValueCount is one bar of a value histogram.

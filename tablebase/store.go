@@ -17,7 +17,7 @@ import (
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/klauspost/compress/zstd"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // BlockSize is the number of positions (int8 values, in rank order) in one

@@ -16,7 +16,7 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 func lookup(t testing.TB, name string) *position.Variant {

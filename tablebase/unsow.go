@@ -1,7 +1,7 @@
 package tablebase
 
 import (
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // Un-sowing: the in-layer predecessors of a position without a stored

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // TestUnsowMatchesGraph: for awari and oware, the layers built by

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"mancala/internal/testsize"
-	"mancala/position"
+	"github.com/mancala-solver/mancala/internal/testsize"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // refSeeds is the largest layer checked position by position.

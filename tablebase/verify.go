@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // maxReported is how many bad positions a layer check names.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
-	"mancala/oracle"
-	"mancala/position"
+	"github.com/mancala-solver/mancala/oracle"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // Answers is the Oracle of `mancala serve`: solve, query and analyze are

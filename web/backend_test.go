@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"mancala/oracle"
-	"mancala/position"
-	"mancala/tablebase"
+	"github.com/mancala-solver/mancala/oracle"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // testBackend is the Oracle the browser and load tests run over: the one

@@ -17,7 +17,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"mancala/position"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // The browser test: the pages in headless Chromium over the real backend.

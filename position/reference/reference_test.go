@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"mancala/internal/testsize"
+	"github.com/mancala-solver/mancala/internal/testsize"
 )
 
 var variants = []string{awari, oware, akon, djenonAbe, djenonAboure, kalah, "kalah-1x1", "kalah-3x2", "kalah-6x6"}
