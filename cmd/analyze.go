@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -19,14 +18,8 @@ import (
 )
 
 type analyzeOptions struct {
-	time    time.Duration
-	nodes   int64
-	threads int
-	hash    int
-	tb      string
-	noTB    bool
-	memTB   int
-	json    bool
+	oracleFlags
+	json bool
 }
 
 func newAnalyzeCmd() *cobra.Command {
@@ -67,21 +60,13 @@ far. An illegal move is an error naming the line, the ply and the move.`,
 		},
 	})
 	f := c.Flags()
-	f.DurationVar(&opts.time, "time", time.Second, "time for each ply (0: no limit)")
-	f.Int64Var(&opts.nodes, "nodes", 0, "stop each ply's search after about this many nodes (0: no limit)")
-	f.IntVar(&opts.threads, "threads", runtime.NumCPU(), "search threads")
-	f.IntVar(&opts.hash, "hash", 256, "transposition table size in MiB")
-	f.StringVar(&opts.tb, "tb", "", "tablebase directory (default: the default directory, if present)")
-	f.BoolVar(&opts.noTB, "no-tb", false, "use no tablebase")
-	f.IntVar(&opts.memTB, "mem-tb", -1, "tablebase of N seeds built in memory for endgames (0: never; -1: automatic)")
+	opts.add(f, time.Second, "time for each ply (0: no limit)", "stop each ply's search after about this many nodes (0: no limit)")
 	addJSONFlag(c, &opts.json)
 	return c
 }
 
 func runAnalyze(ctx context.Context, in io.Reader, out, errOut io.Writer, args []string, opts *analyzeOptions) error {
-	so := &solveOptions{time: opts.time, nodes: opts.nodes, threads: opts.threads, hash: opts.hash,
-		tb: opts.tb, noTB: opts.noTB, memTB: opts.memTB}
-	if err := checkSolveOptions(so); err != nil {
+	if err := opts.check(); err != nil {
 		return err
 	}
 	games, fromFile, err := readGames(in, args)
@@ -91,7 +76,7 @@ func runAnalyze(ctx context.Context, in io.Reader, out, errOut io.Writer, args [
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	o, err := oracle.Open(oracleConfig(opts.tb, opts.noTB, opts.memTB, opts.threads, opts.hash))
+	o, err := oracle.Open(opts.config())
 	if err != nil {
 		return err
 	}

@@ -3,10 +3,8 @@ package cmd
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 	"time"
 
@@ -16,16 +14,10 @@ import (
 )
 
 type solveOptions struct {
-	time    time.Duration
-	depth   int
-	nodes   int64
-	threads int
-	hash    int
-	tb      string
-	noTB    bool
-	memTB   int
-	all     bool
-	json    bool
+	oracleFlags
+	depth int
+	all   bool
+	json  bool
 }
 
 func newSolveCmd() *cobra.Command {
@@ -63,14 +55,8 @@ build counts in --time.`,
 		},
 	})
 	f := c.Flags()
-	f.DurationVar(&opts.time, "time", 10*time.Second, "stop after this long (0: no limit), per position")
+	opts.add(f, 10*time.Second, "stop after this long (0: no limit), per position", "stop after about this many nodes (0: no limit)")
 	f.IntVar(&opts.depth, "depth", 0, "deepest iteration in plies (0: no limit)")
-	f.Int64Var(&opts.nodes, "nodes", 0, "stop after about this many nodes (0: no limit)")
-	f.IntVar(&opts.threads, "threads", runtime.NumCPU(), "search threads")
-	f.IntVar(&opts.hash, "hash", 256, "transposition table size in MiB")
-	f.StringVar(&opts.tb, "tb", "", "tablebase directory (default: the default directory, if present)")
-	f.BoolVar(&opts.noTB, "no-tb", false, "use no tablebase")
-	f.IntVar(&opts.memTB, "mem-tb", -1, "for endgames (at most twice N seeds), build a tablebase of N seeds in memory\nwhen none on disk holds as many (0: never; -1: the largest of at most 3 million positions)")
 	f.BoolVar(&opts.all, "all", false, "give every legal move's value")
 	addJSONFlag(c, &opts.json)
 	return c
@@ -87,7 +73,7 @@ func runSolve(ctx context.Context, in io.Reader, out io.Writer, arg string, opts
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	o, err := oracle.Open(oracleConfig(opts.tb, opts.noTB, opts.memTB, opts.threads, opts.hash))
+	o, err := oracle.Open(opts.config())
 	if err != nil {
 		return err
 	}
@@ -108,41 +94,11 @@ func runSolve(ctx context.Context, in io.Reader, out io.Writer, arg string, opts
 	return nil
 }
 
-// oracleConfig maps the tablebase and search flags onto oracle.Config
-// (--mem-tb: -1 automatic, 0 never).
-func oracleConfig(tb string, noTB bool, memTB, threads, hash int) oracle.Config {
-	mem := memTB
-	switch memTB {
-	case -1:
-		mem = 0
-	case 0:
-		mem = -1
-	}
-	return oracle.Config{TBDir: tb, NoTB: noTB, MemTBSeeds: mem, Threads: threads, HashMiB: hash}
-}
-
-// maxHashMiB bounds --hash: 16 GiB, within the memory of the machines this
-// tool is run on, so that a typo is an error rather than a crash.
-const maxHashMiB = 16 << 10
-
 func checkSolveOptions(opts *solveOptions) error {
-	switch {
-	case opts.time < 0:
-		return fmt.Errorf("--time %v: want 0 or more", opts.time)
-	case opts.depth < 0:
+	if opts.depth < 0 {
 		return fmt.Errorf("--depth %d: want 0 or more", opts.depth)
-	case opts.nodes < 0:
-		return fmt.Errorf("--nodes %d: want 0 or more", opts.nodes)
-	case checkThreads(opts.threads) != nil:
-		return checkThreads(opts.threads)
-	case opts.hash < 1 || opts.hash > maxHashMiB:
-		return fmt.Errorf("--hash %d: want 1..%d MiB", opts.hash, maxHashMiB)
-	case opts.memTB < -1:
-		return fmt.Errorf("--mem-tb %d: want -1 (automatic), 0 (never) or a seed count", opts.memTB)
-	case opts.noTB && opts.tb != "":
-		return errors.New("--tb and --no-tb: give one or the other")
 	}
-	return nil
+	return opts.check()
 }
 
 func printSolve(out io.Writer, a oracle.Answer, asJSON, oneLine, notFirst bool) error {
