@@ -1,5 +1,5 @@
 // Package reference is a slow, deliberately plain statement of the game rules in
-// /work/shared/rules.md, used to cross-check the fast packed engine in package position.
+// docs/rules.md, used to cross-check the fast packed engine in package position.
 //
 // It knows the five two-row mancala games of rules.md, named as there:
 //
