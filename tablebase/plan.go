@@ -200,14 +200,15 @@ func slope(xs, ys []float64) float64 {
 // boundHeap bounds the Go heap while layer n is built: the collector runs
 // when the heap has grown by a quarter over what is live (rather than
 // doubled, Go's default), and the runtime's soft memory limit is lowered to
-// the layer's plan plus a quarter (for the frontier lists) and 64 MiB,
+// the layer's plan plus an eighth (for the frontier lists) and 32 MiB,
 // when that is below the limit set already. It returns the function that
 // restores both. Without it the dead frontiers of the propagation make the
-// peak RSS about double the plan.
+// peak RSS about double the plan. (Badger's memory-mapped files come on
+// top in the RSS: about the size of the tablebase, reclaimable page cache.)
 func (b *builder) boundHeap(planned int64) func() {
 	prevPercent := debug.SetGCPercent(25)
 	prev := debug.SetMemoryLimit(-1)
-	if limit := planned + planned/4 + 64<<20; limit < prev {
+	if limit := planned + planned/8 + 32<<20; limit < prev {
 		debug.SetMemoryLimit(limit)
 	}
 	return func() {
