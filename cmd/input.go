@@ -54,7 +54,7 @@ func readLines(r io.Reader, comments bool, what string) ([]inputLine, error) {
 	case len(lines) == 0 && number == 0:
 		return nil, fmt.Errorf("stdin is empty: want one %s a line", what)
 	case len(lines) == 0:
-		return nil, fmt.Errorf("stdin has %d lines but no %s (blank lines and # comments are skipped)", number, what)
+		return nil, fmt.Errorf("stdin has %s but no %s (blank lines and # comments are skipped)", plural(number, "line"), what)
 	}
 	return lines, nil
 }
