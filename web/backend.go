@@ -175,9 +175,11 @@ func playGame(pos, moves string) (*position.Game, []played, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	pits, err := position.ParseMoves([]string{moves})
-	if err != nil {
-		return nil, nil, &BadRequest{Err: err}
+	var pits []int
+	if strings.TrimSpace(moves) != "" { // no moves: the position itself
+		if pits, err = s.Variant.ParseMoves([]string{moves}); err != nil {
+			return nil, nil, &BadRequest{Err: err}
+		}
 	}
 	g := position.NewGame(s)
 	done := []played{}
