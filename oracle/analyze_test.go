@@ -3,6 +3,7 @@ package oracle
 import (
 	"context"
 	"fmt"
+	"github.com/mancala-solver/mancala/internal/testsize"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -69,7 +70,7 @@ func randomBoard(v *position.Variant, rng *rand.Rand, seeds int) (position.Posit
 func TestAnalyzeGames(t *testing.T) {
 	const seeds = 7
 	games := 4
-	if testing.Short() {
+	if testsize.Short() {
 		games = 1
 	}
 	o := newOracle(t, Config{NoTB: true, Threads: 1, HashMiB: 16})
@@ -153,7 +154,7 @@ func abs(x int) int { return max(x, -x) }
 func TestPVRealisesValue(t *testing.T) {
 	ctx := context.Background()
 	random := 6
-	if testing.Short() {
+	if testsize.Short() {
 		random = 3
 	}
 	for _, cfg := range []Config{{NoTB: true, Threads: 1}, {MemTBSeeds: 8, Threads: 1}} {

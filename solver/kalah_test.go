@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"github.com/mancala-solver/mancala/internal/testsize"
 	"math/rand/v2"
 	"testing"
 
@@ -48,7 +49,7 @@ func kalahCase(v *position.Variant, p position.Position, memo map[position.Posit
 // player to move).
 func TestKalahMatchesPlainMinimax(t *testing.T) {
 	sizes := [][2]int{{1, 1}, {1, 6}, {2, 2}, {2, 5}, {3, 2}, {3, 3}, {4, 2}, {6, 1}}
-	if !testing.Short() {
+	if !testsize.Short() {
 		sizes = append(sizes, [2]int{2, 6}, [2]int{3, 4}, [2]int{5, 1})
 	}
 	for _, size := range sizes {
@@ -92,7 +93,7 @@ func kalahPlayout(v *position.Variant, rng *rand.Rand) (position.Position, bool)
 // minutes and is measured, not tested.
 func TestKalahStartValues(t *testing.T) {
 	want := map[string]int{"kalah-1x1": 0, "kalah-2x2": -2, "kalah-3x3": 2, "kalah-4x2": 6, "kalah-6x1": 2}
-	if !testing.Short() {
+	if !testsize.Short() {
 		want["kalah-4x3"] = 6
 		want["kalah-6x2"] = 6
 	}

@@ -160,7 +160,7 @@ func iterationCases(v *position.Variant, seed uint64, want, maxSeeds, limit int)
 // values for the position and every move.
 func TestExactMatchesValueIteration(t *testing.T) {
 	want, limit := 4, 6_000
-	if testing.Short() {
+	if testsize.Short() {
 		want, limit = 3, 3_000
 	}
 	for _, v := range position.Variants() {

@@ -2,6 +2,7 @@ package tablebase
 
 import (
 	"context"
+	"github.com/mancala-solver/mancala/internal/testsize"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -17,7 +18,7 @@ type distanceProber interface {
 // distanceSeeds is the largest layer of the distance tests: 9, or 7
 // with -short.
 func distanceSeeds() int {
-	if testing.Short() {
+	if testsize.Short() {
 		return 7
 	}
 	return 9

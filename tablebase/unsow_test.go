@@ -3,6 +3,7 @@ package tablebase
 import (
 	"context"
 	"fmt"
+	"github.com/mancala-solver/mancala/internal/testsize"
 	"os"
 	"strconv"
 	"testing"
@@ -17,7 +18,7 @@ import (
 // for on every position up to 16 seeds (a measurement, minutes).
 func TestUnsowMatchesGraph(t *testing.T) {
 	seeds := 10
-	if testing.Short() {
+	if testsize.Short() {
 		seeds = 8
 	}
 	if s, err := strconv.Atoi(os.Getenv("TABLEBASE_UNSOW_SEEDS")); err == nil {
@@ -63,7 +64,7 @@ func layerChecksums(t *testing.T, dir string, v *position.Variant) [][2]uint64 {
 // the graph (akon, djenon-abe).
 func TestPartitionedMatchesShared(t *testing.T) {
 	seeds := 9
-	if testing.Short() {
+	if testsize.Short() {
 		seeds = 7
 	}
 	for _, name := range []string{"awari", "akon", "djenon-abe"} {
@@ -89,7 +90,7 @@ func TestPartitionedMatchesShared(t *testing.T) {
 // such cache, minLowerCache, is larger than the layers a test can build.)
 func TestLowerFromDisk(t *testing.T) {
 	seeds := 10
-	if testing.Short() {
+	if testsize.Short() {
 		seeds = 8
 	}
 	for _, name := range []string{"oware", "akon"} {

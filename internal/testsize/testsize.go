@@ -2,8 +2,10 @@
 // command suits every use:
 //
 //   - `go test -short ./...`: seconds; the quick check while editing.
-//   - `go test -race ./...` (README's test command): minutes on a 2-core
-//     machine, enough random positions to catch a broken rule.
+//   - `go test -race ./...` (README's test command): the short amount of
+//     work, since the race detector slows tests five to ten times; minutes
+//     on a 2-core machine.
+//   - `go test ./...`: more random positions, without the race detector.
 //   - `MANCALA_LONG=1 go test ./...`: the long differential and property
 //     runs (millions of positions), run by CI without -race.
 //
@@ -23,14 +25,21 @@ const LongEnv = "MANCALA_LONG"
 // Long reports whether the long runs were asked for (MANCALA_LONG=1).
 func Long() bool { return os.Getenv(LongEnv) == "1" }
 
-// Pick returns short under -short, long when MANCALA_LONG=1, else normal.
-// -short wins over MANCALA_LONG.
+// Pick returns short under -short or under the race detector, long when
+// MANCALA_LONG=1 (also under -race), else normal. -short wins over
+// MANCALA_LONG.
 func Pick[T any](short, normal, long T) T {
 	switch {
 	case testing.Short():
 		return short
 	case Long():
 		return long
+	case race:
+		return short
 	}
 	return normal
 }
+
+// Short reports whether a test should do its short amount of work: under
+// -short, or under the race detector without MANCALA_LONG=1 (see race.go).
+func Short() bool { return Pick(true, false, false) }
