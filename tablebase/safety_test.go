@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mancala-solver/mancala/internal/testsize"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -196,10 +197,10 @@ func TestTruncatedFile(t *testing.T) {
 	}
 }
 
-// shortList is the first of names with -short (the table, where the
-// blocks are), all of them otherwise.
+// shortList is the first of names with -short or under the race detector
+// (the table, where the blocks are), all of them otherwise.
 func shortList(names []string) []string {
-	if testing.Short() {
+	if testsize.Short() {
 		return names[:1]
 	}
 	return names
