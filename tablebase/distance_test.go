@@ -19,7 +19,7 @@ type distanceProber interface {
 // with -short.
 func distanceSeeds() int {
 	if testsize.Short() {
-		return 7
+		return 6
 	}
 	return 9
 }
