@@ -24,21 +24,12 @@ func build(t testing.TB, v *position.Variant, maxSeeds int, method Method) strin
 	return dir
 }
 
-// checksums returns the stored per-layer checksums of v in dir.
+// checksums returns the stored per-layer value checksums of v in dir.
 func checksums(t *testing.T, dir string, v *position.Variant) []uint64 {
 	t.Helper()
-	s, err := openStore(dir, v, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.close()
-	infos, err := s.layers(v)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var sums []uint64
-	for _, info := range complete(infos) {
-		sums = append(sums, info.Checksum)
+	for _, pair := range layerChecksums(t, dir, v) {
+		sums = append(sums, pair[0])
 	}
 	return sums
 }
