@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"runtime/debug"
-	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,7 +21,6 @@ type buildOptions struct {
 	mem      string
 	tb       string
 	json     bool
-	profile  string
 	repair   bool
 }
 
@@ -62,8 +59,6 @@ before any layer is built, naming the layer and the bytes it needs.`,
 	_ = c.MarkFlagRequired("max-seeds")
 	c.Flags().IntVar(&opts.threads, "threads", runtime.NumCPU(), "worker threads")
 	c.Flags().StringVar(&opts.mem, "mem", "", "memory budget for the build's arrays, e.g. 4GiB, 512MB (default: 3/4 of the machine's or cgroup's memory)")
-	c.Flags().StringVar(&opts.profile, "cpuprofile", "", "write a CPU profile (pprof) of the build to FILE")
-	_ = c.Flags().MarkHidden("cpuprofile")
 	c.Flags().BoolVar(&opts.repair, "repair", false, "drop damaged layers (and those above them) of this variant and build them again")
 	addTBFlag(c, &opts.tb)
 	addJSONFlag(c, &opts.json)
@@ -109,13 +104,6 @@ func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *bui
 	// The budget covers our arrays; let the collector work to stay near it.
 	debug.SetMemoryLimit(mem + 1<<30)
 	dir := tbDir(opts.tb)
-	if opts.profile != "" {
-		stopProfile, err := startProfile(opts.profile)
-		if err != nil {
-			return err
-		}
-		defer stopProfile()
-	}
 	bar := newLayerBar(errOut, v.Pits, opts.maxSeeds, "build")
 	log := &layerLog{w: errOut, bar: bar, ix: tablebase.NewIndex(v.Pits), maxSeeds: opts.maxSeeds}
 	stats, err := tablebase.Build(ctx, dir, v, tablebase.BuildOptions{
@@ -138,19 +126,6 @@ func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *bui
 		return writeJSON(out, res)
 	}
 	return printBuild(out, res)
-}
-
-// startProfile starts a CPU profile into file and returns its stop.
-func startProfile(file string) (func(), error) {
-	f, err := os.Create(file)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // layerLog prints a line before and after each layer, on stderr: the

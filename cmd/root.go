@@ -32,8 +32,8 @@ func NewRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mancala",
 		Short: "Exact values, endgame databases and benchmarks for two-row mancala games",
-		Long: `mancala solves positions of awari, oware, akon, djenon-abe and djenon-aboure
-exactly, builds endgame databases (tablebases) by retrograde analysis, and
+		Long: `mancala solves positions of awari, oware, akon, djenon-abe, djenon-aboure and
+kalah (Kalah(m,n): kalah, kalah-6x5, ...) exactly, builds endgame databases (tablebases) by retrograde analysis, and
 measures how fast the engine sows and searches.
 
 Positions are written VARIANT[:ROW1/ROW2[:SIDE[:CAP1-CAP2]]], e.g.
@@ -54,6 +54,7 @@ command, printing what was done so far, with exit status 130 or 143.`,
 		root.AddCommand(newCmd())
 	}
 	addCompletion(root)
+	addProfileFlag(root)
 	return root
 }
 
@@ -70,6 +71,7 @@ func Execute() error {
 	ctx, stop := signalContext(context.Background(), os.Stderr, running)
 	defer stop()
 	err = root.ExecuteContext(ctx)
+	stopProfile()
 	if in := interruption(ctx); in != nil {
 		return interruptedError(in, err)
 	}

@@ -96,3 +96,13 @@ func (v *Variant) captureOpposite(rows *[2]uint64, last int) int {
 	}
 	return takePit(&rows[0], last) + takePit(&rows[1], facing)
 }
+
+// CanRepeat reports whether a position can recur in a game of v, so that
+// the repetition rule (rules.md section 0) can apply. It is false for
+// kalah: every move either banks seeds (sowing through the store, or a
+// capture), which never leave the stores again, or keeps every seed in the
+// mover's row and moves each sown seed nearer the store. So the seeds in
+// the stores, then the sum over seeds in pits of their distance travelled
+// along their row, rise strictly with each move, and no position comes
+// back. In the other variants a lap can return the seeds where they were.
+func (v *Variant) CanRepeat() bool { return v.Sow != SowStore }

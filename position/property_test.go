@@ -177,3 +177,33 @@ func TestCountMoves(t *testing.T) {
 		}
 	})
 }
+
+// A variant that cannot repeat (kalah, Variant.CanRepeat) has the measure
+// its doc gives: a move banks seeds, or it moves seeds along their row
+// towards the store, so the sum over pits of seeds times the pit's place
+// in its row (0 first, Pits-1 next to the store) rises.
+func TestNoRepetitionMeasureRises(t *testing.T) {
+	travelled := func(v *Variant, p Position) int {
+		sum := 0
+		for i := 0; i < v.Pits; i++ {
+			sum += i * (Pit(p.Own, i) + Pit(p.Opp, i))
+		}
+		return sum
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		v, p := drawReachable(t)
+		if v.CanRepeat() {
+			if v.Sow == SowStore {
+				t.Fatalf("%s has stores but says positions can repeat", v.Name)
+			}
+			return
+		}
+		var buf [MaxPits]Move
+		n := v.Moves(p, &buf)
+		for _, m := range buf[:n] {
+			if m.Captured == 0 && travelled(v, m.Next) <= travelled(v, p) {
+				t.Fatalf("%s move %d banks nothing and moves no seed forward", Format(v, p), m.Pit)
+			}
+		}
+	})
+}

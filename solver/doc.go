@@ -37,8 +37,12 @@
 // negamax is a fail-soft alpha-beta search (its doc comment states the
 // contract) with a transposition table (tt.go: two atomic words an entry,
 // lower and upper bounds, each proven or not), move ordering by table
-// move, then captures, then the history heuristic, and a horizon estimate
-// (a quarter of the row difference). Iterative deepening drives it; at each
+// move, then extra moves (kalah), then captures, then the history
+// heuristic, enhanced transposition cutoffs (a child's table bound that
+// already refutes the window ends the node unsearched), and a horizon
+// estimate (a quarter of the row difference). An extra move does not use
+// up depth: it is the same player's turn, and each banks a seed, so the
+// extension is bounded. Iterative deepening drives it; at each
 // depth MTD(f) (Plaat, Schaeffer, Pijls and de Bruin, "Best-first
 // fixed-depth minimax algorithms", Artificial Intelligence 87, 1996) pins
 // the value with null-window probes.
@@ -59,6 +63,9 @@
 // the table size or the order of events; only estimates do.
 //
 // # Repetitions and the transposition table
+//
+// In kalah no position can recur (position.Variant.CanRepeat): every node
+// is history-free, and everything below about lines does not arise.
 //
 // A repetition scores 0, so the value of a node can depend on the line
 // that reached it: the graph-history-interaction problem (Palay 1983;

@@ -17,15 +17,18 @@ import (
 // The position's value is the largest move value, so the root's proven
 // bounds are the largest of the moves' (rootBounds).
 type search struct {
-	v      *position.Variant
-	root   position.Position
-	moves  []position.Move
-	opts   Options
-	table  *table
-	tb     Tablebase
-	tbMax  int // positions with at most this many seeds are probed; -1 none
-	salt   uint64
-	lo, hi []atomic.Int32 // proven bounds on each root move's value
+	v     *position.Variant
+	root  position.Position
+	moves []position.Move
+	opts  Options
+	table *table
+	tb    Tablebase
+	tbMax int // positions with at most this many seeds are probed; -1 none
+	// repeats is v.CanRepeat(): false for kalah, where no position recurs
+	// and every node is history-free.
+	repeats bool
+	salt    uint64
+	lo, hi  []atomic.Int32 // proven bounds on each root move's value
 	// line holds the game's positions before the root in its layer
 	// (Request.History); rootHistory is the line hash of the root's
 	// children: the XOR of pathHash over line and the root.
@@ -57,7 +60,10 @@ type iteration struct {
 
 func newSearch(s *Solver, v *position.Variant, p position.Position, moves []position.Move, opts Options, line []position.Position) *search {
 	sr := &search{v: v, root: p, moves: slices.Clone(moves), opts: opts, table: s.table,
-		tb: opts.Tablebase, tbMax: -1, salt: variantSalt(v)}
+		tb: opts.Tablebase, tbMax: -1, salt: variantSalt(v), repeats: v.CanRepeat()}
+	if !sr.repeats {
+		line = nil
+	}
 	for _, q := range line {
 		// Only positions of the root's layer can repeat (seeds only leave
 		// the board); each counts once in the line hash.
@@ -303,7 +309,7 @@ func (s *search) principalVariation(first int) []int {
 	layer := append(slices.Clone(s.line), s.root)
 	history := s.rootHistory ^ pathHash(s.root, boardHash(s.root, s.salt))
 	for p := s.root; len(pv) < 2*MaxPly; {
-		if m.Captured > 0 {
+		if m.Captured > 0 || !s.repeats {
 			layer, history = layer[:0], 0
 		} else {
 			history ^= pathHash(p, boardHash(p, s.salt))

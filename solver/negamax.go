@@ -65,6 +65,11 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 	if depth <= 0 {
 		return evaluate(p), false, noHit
 	}
+	if depth >= etcDepth {
+		if score, proven, ok := w.transpositionCutoff(p, &buf, moves, beta, depth); ok {
+			return score, proven, noHit
+		}
+	}
 	w.path[ply] = p
 	childHistory := history ^ pathHash(p, n.board)
 	var order [position.MaxPits]int8
@@ -103,17 +108,19 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 // negated window; when the mover moves again (kalah's extra move), with the
 // window less the seeds the move banked, and its score is not negated. A
 // capture starts a new layer: seeds only leave the board, so nothing
-// before it can repeat.
+// before it can repeat. In a variant where no position can recur (kalah,
+// Variant.CanRepeat) every child starts a layer, so that every node is
+// history-free and shares the table in full.
 func (w *worker) child(p position.Position, m *position.Move, alpha, beta, depth, ply, layer int, childHistory uint64) (int, bool, int) {
 	c := int(m.Captured)
-	if c > 0 {
+	if c > 0 || !w.s.repeats {
 		layer, childHistory = ply+1, 0
 	}
-	lo, hi := c-beta, c-alpha
+	lo, hi, d := c-beta, c-alpha, depth-1
 	if m.Next.Side == p.Side {
-		lo, hi = alpha-c, beta-c
+		lo, hi, d = alpha-c, beta-c, depth
 	}
-	t, proven, hit := w.negamax(m.Next, lo, hi, depth-1, ply+1, layer, childHistory)
+	t, proven, hit := w.negamax(m.Next, lo, hi, d, ply+1, layer, childHistory)
 	return m.Value(p, t), proven, hit
 }
 
@@ -303,7 +310,7 @@ func evaluate(p position.Position) int {
 }
 
 // orderMoves writes into order the indexes of buf[:n] best first: the
-// table's move, then captures (largest first), then by the history
+// table's move, then extra moves, then captures (largest first), then by the history
 // heuristic (Schaeffer, "The history heuristic and alpha-beta search
 // enhancements in practice", IEEE PAMI 11, 1989).
 func (w *worker) orderMoves(p position.Position, buf *[position.MaxPits]position.Move, n, ttMove int, order *[position.MaxPits]int8) {
@@ -313,6 +320,8 @@ func (w *worker) orderMoves(p position.Position, buf *[position.MaxPits]position
 		switch {
 		case int(m.Pit)+1 == ttMove:
 			score[i] = 1 << 30
+		case m.Next.Side == p.Side:
+			score[i] = 1 << 28 // an extra move (kalah): a free tempo
 		case m.Captured > 0:
 			score[i] = 1<<24 + int32(m.Captured)
 		default:
@@ -350,4 +359,42 @@ func (w *worker) rewardCutoff(p position.Position, m *position.Move, depth int) 
 			}
 		}
 	}
+}
+
+// etcDepth is the least remaining depth at which negamax looks up its
+// children in the table before searching them: near the horizon the
+// lookups cost more than they save.
+const etcDepth = 3
+
+// transpositionCutoff is an enhanced transposition cutoff (Plaat,
+// Schaeffer, Pijls and de Bruin, "Exploiting graph properties of game
+// trees", AAAI 1996): if the table already bounds one child so that its
+// move reaches beta, p fails high without a search. Only children that
+// start a layer (after a capture, or in a variant without repetitions)
+// are looked up, since only their board entries hold for them as they
+// are. A proven bound gives a proven cutoff; an estimate must be from a
+// draft at least depth-1.
+func (w *worker) transpositionCutoff(p position.Position, buf *[position.MaxPits]position.Move, moves, beta, depth int) (int, bool, bool) {
+	for i := range buf[:moves] {
+		m := &buf[i]
+		if m.Captured == 0 && w.s.repeats {
+			continue
+		}
+		board := boardHash(m.Next, w.s.salt)
+		e, ok := w.tt.probe(board, board)
+		if !ok {
+			continue
+		}
+		bound, proven := e.hi, e.hiProven // the child's upper bound gives the move a lower one
+		if m.Next.Side == p.Side {
+			bound, proven = e.lo, e.loProven
+		}
+		if bound == noUpper || bound == noLower || !proven && e.draft < depth-1 {
+			continue
+		}
+		if v := m.Value(p, bound); v >= beta {
+			return v, proven, true
+		}
+	}
+	return 0, false, false
 }
