@@ -40,9 +40,12 @@
 // move, then extra moves (kalah), then captures, then the history
 // heuristic, enhanced transposition cutoffs (a child's table bound that
 // already refutes the window ends the node unsearched), and a horizon
-// estimate (a quarter of the row difference). An extra move does not use
-// up depth: it is the same player's turn, and each banks a seed, so the
-// extension is bounded. Iterative deepening drives it; at each
+// estimate (a quarter of the row difference). In kalah only a move that
+// banks seeds and hands the turn over uses up depth: an extra move is the
+// same player's turn, and a move that banks nothing only moves seeds
+// towards a store, so lines of such moves are finite; an iteration of
+// depth d thus sees every line with d such moves, whatever its length in
+// plies (up to MaxPly). Iterative deepening drives it; at each
 // depth MTD(f) (Plaat, Schaeffer, Pijls and de Bruin, "Best-first
 // fixed-depth minimax algorithms", Artificial Intelligence 87, 1996) pins
 // the value with null-window probes.

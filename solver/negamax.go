@@ -62,7 +62,7 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 	if moves == 0 {
 		return w.v.TerminalValue(p), true, noHit
 	}
-	if depth <= 0 {
+	if depth <= 0 || ply >= MaxPly {
 		return evaluate(p), false, noHit
 	}
 	if depth >= etcDepth {
@@ -117,8 +117,11 @@ func (w *worker) child(p position.Position, m *position.Move, alpha, beta, depth
 		layer, childHistory = ply+1, 0
 	}
 	lo, hi, d := c-beta, c-alpha, depth-1
-	if m.Next.Side == p.Side {
-		lo, hi, d = alpha-c, beta-c, depth
+	switch {
+	case m.Next.Side == p.Side:
+		lo, hi, d = alpha-c, beta-c, depth // an extra move: the same turn goes on
+	case c == 0 && !w.s.repeats:
+		d = depth // a quiet kalah move: lines of them are finite (Variant.CanRepeat)
 	}
 	t, proven, hit := w.negamax(m.Next, lo, hi, d, ply+1, layer, childHistory)
 	return m.Value(p, t), proven, hit

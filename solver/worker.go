@@ -12,7 +12,7 @@ type worker struct {
 	tb  Tablebase
 	tbM int
 
-	path    [MaxPly + 2 + maxExtraMoves]position.Position // path[i]: the position at ply i
+	path    [MaxPly + 2]position.Position // path[i]: the position at ply i
 	history [position.MaxPits + 1][16]int32
 
 	nodes, flushed uint64
@@ -267,8 +267,3 @@ func (w *worker) searchMove(i, alpha, beta, d int) (int, bool) {
 	}
 	return s, true
 }
-
-// maxExtraMoves bounds the plies a line can go beyond its depth: an extra
-// move (kalah) does not use up depth (child), and each banks a seed, so a
-// line holds at most as many as a board holds seeds (2*6*6 in Kalah(6,6)).
-const maxExtraMoves = 2 * position.KalahMaxPits * position.KalahMaxSeeds
