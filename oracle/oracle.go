@@ -32,6 +32,20 @@ type Config struct {
 	// table per variant used, allocated on its first search); 0 means
 	// solver.DefaultHashMiB.
 	HashMiB int
+	// TBCacheBytes bounds the decoded blocks kept by each tablebase read
+	// from disk, in bytes (values and distances apart); 0 means
+	// DefaultTBCacheBytes.
+	TBCacheBytes int64
+}
+
+// DefaultTBCacheBytes is the default Config.TBCacheBytes: an eighth of
+// the memory a build may use (tablebase.DefaultMemBytes, itself 3/4 of the
+// machine's or cgroup's), at least tablebase.DefaultCacheBytes. On a
+// 24 GiB machine that is 2.2 GiB, all of a 24-seed kalah tablebase's
+// values: a search probes the same top layers over and over, and a block
+// decoded again costs a thousand cached probes.
+func DefaultTBCacheBytes() int64 {
+	return max(tablebase.DefaultMemBytes()/8, tablebase.DefaultCacheBytes)
 }
 
 // MemoryPositions bounds the automatic in-memory tablebase: about half a
@@ -150,6 +164,11 @@ func (o *Oracle) diskTablebase(vs *variantState) (*tablebase.Prober, error) {
 			}
 			return
 		}
+		cache := o.cfg.TBCacheBytes
+		if cache <= 0 {
+			cache = DefaultTBCacheBytes()
+		}
+		pr.SetCacheBytes(cache)
 		vs.disk = pr
 	})
 	return vs.disk, vs.diskErr
