@@ -36,9 +36,13 @@ interrupted build (Ctrl-C, kill) resumes from its last complete layer when run
 again. Queries, stats and verify read the complete layers while a build adds
 more. A damaged layer (a file changed since its build) stops the build with
 the repair command: --repair drops the damaged layer and the layers above it,
-of this variant only, and builds them again. Before each layer, stderr shows its positions, the method (unsow for
-awari and oware: predecessors by taking seeds back; graph for the others; value
-iteration when neither fits --mem) and the memory it needs;
+of this variant only, and builds them again. Before each layer, stderr shows
+its positions, the method (unsow for awari and oware: predecessors by taking
+seeds back; graph for the others, a predecessor graph in memory; graph-spilled
+when that graph does not fit --mem: its largest arrays then go to a temporary,
+memory-mapped file in the tablebase directory, Linux only, removed after the
+layer; value iteration, much slower, when not even that fits) and the memory it
+needs, plus the disk the spilled graph takes;
 after it, its time, its rate and an estimate of the time the whole build still
 takes (fitted on the layers so far: a position costs more in larger layers).
 A bar is drawn too when stderr is a terminal; the summary goes to stdout.
@@ -140,8 +144,12 @@ type layerLog struct {
 
 func (l *layerLog) start(p tablebase.LayerPlan) {
 	l.bar.clear()
-	fmt.Fprintf(l.w, "layer %d: %s, %s method, needs about %s of %s\n", p.Seeds, plural(p.Positions, "position"),
-		p.Method, humanBytes(p.MemBytes), humanBytes(p.Budget))
+	disk := ""
+	if p.DiskBytes > 0 {
+		disk = fmt.Sprintf(", plus %s on disk", humanBytes(p.DiskBytes))
+	}
+	fmt.Fprintf(l.w, "layer %d: %s, %s method, needs about %s of %s%s\n", p.Seeds, plural(p.Positions, "position"),
+		p.Method, humanBytes(p.MemBytes), humanBytes(p.Budget), disk)
 }
 
 func (l *layerLog) done(info tablebase.LayerInfo) {

@@ -19,17 +19,22 @@ type Method int
 
 const (
 	// MethodAuto un-sows where the variant allows it (awari, oware), else
-	// uses the predecessor graph when it fits in the memory budget; value
-	// iteration when neither fits.
+	// uses the predecessor graph: in memory when it fits the memory
+	// budget, else with its largest arrays in a memory-mapped temporary
+	// file (spilled, Linux only); value iteration when none of these fits.
 	MethodAuto Method = iota
-	// MethodGraph always builds the predecessor graph (error if it does
-	// not fit).
+	// MethodGraph always builds the predecessor graph, spilled to disk
+	// when it does not fit in memory (error if even that does not fit).
 	MethodGraph
 	// MethodIteration always uses value iteration (least memory).
 	MethodIteration
 	// MethodUnsow generates predecessors by un-sowing instead of storing
 	// a graph (unsow.go): awari and oware only, about 6 bytes a position.
 	MethodUnsow
+	// MethodSpill always builds the predecessor graph with its moves and
+	// offsets in a memory-mapped temporary file, whatever the budget
+	// (error where that is not possible: not Linux, or BuildMemory).
+	MethodSpill
 )
 
 // BuildOptions configures Build.
@@ -290,7 +295,8 @@ func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerV
 	}
 	base := b.minLayerBytes(n)
 	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: lower,
-		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress), partitions: b.opts.Parts}
+		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress), partitions: b.opts.Parts,
+		spillPath: b.spillPath(n)}
 	if b.useUnsow(n) {
 		s.state = make([]uint32, size) // scan writes the counts into it
 		hugePages(s.state)
@@ -302,9 +308,10 @@ func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerV
 		state, err := s.propagate(ctx, nil)
 		return solved{state: state, method: "unsow", rounds: s.rounds}, err
 	}
-	// The graph method's peak: the per-part counters with start and from
-	// while reversing, then start, from, the propagation state, values
-	// and distances.
+	// The graph method's peak (graphLayerBytes): the per-part counters
+	// with start and from while reversing, then start, from, the
+	// propagation state, values and distances; from and start may go to
+	// disk (placeGraph), the counters may not.
 	parts := int64(s.parts())
 	var indeg [][]uint16
 	if b.opts.Method != MethodIteration && base+2*parts*size <= b.opts.MemBytes {
@@ -316,22 +323,46 @@ func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerV
 		return solved{}, err
 	}
 	b.edges = s.edges
-	graphBytes := base + 4*(size+1) + 4*s.edges + s.edges/8*min(s.keeps, 1) + max(2*parts*size, 8*size)
-	if indeg != nil && s.edges < 1<<32 && graphBytes <= b.opts.MemBytes {
-		g, err := s.reverse(ctx, indeg)
-		if err != nil {
-			return solved{}, err
-		}
-		indeg = nil
-		debug.FreeOSMemory() // the counters are dead now: collect them to keep the peak down
-		state, err := s.propagate(ctx, g)
-		return solved{state: state, method: "graph", rounds: s.rounds}, err
+	graphBytes := graphLayerBytes(base, size, s.edges, s.keeps, parts)
+	place, fits := b.placeGraph(graphBytes, 4*s.edges, 4*(size+1))
+	if indeg != nil && s.edges < 1<<32 && fits {
+		return s.solveGraph(ctx, indeg, place)
 	}
-	if b.opts.Method == MethodGraph {
-		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small for the graph method: it needs %d", b.opts.MemBytes, graphBytes)
+	switch b.opts.Method {
+	case MethodSpill:
+		if !b.canSpill() {
+			return solved{}, fmt.Errorf("the graph cannot be spilled to disk here (Linux and a tablebase directory only)")
+		}
+		fallthrough
+	case MethodGraph:
+		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small for the graph method: it needs %d (%d with the graph on disk)", b.opts.MemBytes, graphBytes, place.ram)
 	}
 	values, dist, err := s.iterate(ctx)
 	return solved{values: values, dist: dist, method: "iteration"}, err
+}
+
+// solveGraph resolves the layer on its predecessor graph, reversed from
+// the in-degrees indeg counted by scan and placed as place says. The
+// graph's temporary file, if any, is unmapped (and so removed) before it
+// returns, on an error too; munmap's error is returned when nothing else
+// failed.
+func (s *layerSolver) solveGraph(ctx context.Context, indeg [][]uint16, place graphPlacement) (res solved, err error) {
+	g, err := s.newGraph(place.spill)
+	if err != nil {
+		return solved{}, err
+	}
+	defer func() {
+		if rerr := g.release(); err == nil && rerr != nil {
+			res, err = solved{}, fmt.Errorf("releasing the spilled graph: %w", rerr)
+		}
+	}()
+	if err := s.reverse(ctx, g, indeg); err != nil {
+		return solved{}, err
+	}
+	indeg = nil
+	debug.FreeOSMemory() // the counters are dead now: collect them to keep the peak down
+	state, err := s.propagate(ctx, g)
+	return solved{state: state, method: place.method(), rounds: s.rounds}, err
 }
 
 // useUnsow reports whether layer n is solved by un-sowing: asked for, or

@@ -13,7 +13,8 @@
 //     build across machines, docs/distributed-build.md), lower.go the
 //     lower layers in memory or read back through a block cache
 //     (blockcache.go), plan.go the memory plan, the budget and the ETA,
-//     encode.go the layer's blocks.
+//     spill.go the predecessor graph in a memory-mapped temporary file
+//     when it does not fit in memory, encode.go the layer's blocks.
 //   - store.go, layout.go, repair.go: storage in Badger, one database a
 //     layer, blocks of packed values, metadata and file checksums in
 //     layer.json, damage checks and repair (see Storage and Damage);
@@ -103,8 +104,21 @@
 // predecessors, a second writes them into a compressed reversed graph
 // (4 bytes a move), and propagation walks it. For awari's layer 20 that is
 // 276 million moves, 1.1 GB, plus 4 bytes a position of offsets and
-// propagation state (the build peaks at 3.7 GB of RSS); when the graph
-// does not fit the memory budget (BuildOptions.MemBytes) the build
+// propagation state (the build peaks at 3.7 GB of RSS). When the graph
+// does not fit the memory budget (BuildOptions.MemBytes), the build
+// spills it (spill.go, Linux only): the moves (graph.from), and if that
+// is not enough the offsets (graph.start) too, go to a temporary file in
+// the variant's directory, allocated on disk (fallocate, so a full disk
+// is an error wrapping syscall.ENOSPC and not a SIGBUS) and memory-mapped
+// shared; the kernel pages it in and out, the plan counts it as disk, not
+// memory (LayerPlan.DiskBytes), and the layer's method is
+// "graph-spilled". The file is unlinked as soon as it is mapped, so the
+// mapping's release after the layer (or on its error or cancellation)
+// removes it, and even a killed build leaves nothing behind. Its values
+// and distances are those of the graph in memory; how fast it is depends
+// on how much of the file the page cache holds. When not even the
+// spilled graph fits (the per-part counters of the first pass, 2 bytes a
+// position a thread, stay in memory), or on other systems, the build
 // falls back to value iteration from 0 (repeated forward sweeps until
 // nothing changes), which needs only the values: sweep t computes the
 // game cut after t moves with cut play worth 0, which equals the true

@@ -24,6 +24,8 @@ import (
 //	                                    Badger database plus layer.json
 //	DIR/<variant>.r<rules>/staging-NN/  the layer being written (a build
 //	                                    deletes leftovers when it starts)
+//	DIR/<variant>.r<rules>/staging-NN.graph  layer NN's spilled graph
+//	                                    (spill.go), unlinked once mapped
 const (
 	markerName   = "mancala-tablebase.json"
 	layerFile    = "layer.json"

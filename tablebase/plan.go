@@ -54,16 +54,15 @@ func DefaultMemBytes() int64 {
 type LayerPlan struct {
 	Seeds     int
 	Positions int64
-	Method    string // "unsow", "graph" or "iteration": expected (the graph is decided after the first pass)
-	MemBytes  int64  // expected peak of the build's arrays for the layer, lower layers included
+	Method    string // "unsow", "graph", "graph-spilled" or "iteration": expected (the graph is decided after the first pass)
+	MemBytes  int64  // expected peak of the build's arrays in memory for the layer, lower layers included
+	DiskBytes int64  // expected size of the temporary file of a spilled graph (not in MemBytes), else 0
 	Budget    int64  // BuildOptions.MemBytes
 }
 
 // Bytes a position of the layer being built needs (see builder.solve):
 // the least, for value iteration (exit, count, two value arrays,
-// distances, terminal bit), and the graph method's beyond the moves
-// (offsets, propagation state, values and distances, per-part counters
-// while reversing), plus 4 a move.
+// distances, terminal bit); the graph method's are graphLayerBytes.
 // Un-sowing needs exit, the terminal bits and the propagation state
 // (scan writes the counts into it) while it propagates, then the state
 // and the compressed blocks (about 1 byte a position) while the layer is
@@ -71,9 +70,20 @@ type LayerPlan struct {
 // layers above.
 const (
 	iterationBytes = 6.125
-	graphBytes     = 6.125 + 4 + 8
 	unsowBytes     = 5.125
 )
+
+// graphLayerBytes is the memory in bytes of a graph layer of size
+// positions and edges moves inside it, keeps of them keeping the mover,
+// reversed in parts parts, with its whole graph in memory: base (the
+// iteration method's, minLayerBytes) plus the offsets and the moves (4
+// bytes each), the keep bits when there are such moves, and the larger of
+// the per-part counters (while reversing, 2 bytes a position a part) and
+// the propagation state beside the values and distances (8 bytes a
+// position).
+func graphLayerBytes(base, size, edges, keeps, parts int64) int64 {
+	return base + 4*(size+1) + 4*edges + edges/8*min(keeps, 1) + max(2*parts*size, 8*size)
+}
 
 // unsowMemory returns layer n's memory by un-sowing: its own arrays, the
 // lower layers' share, and whether those are read from disk (then the
@@ -144,9 +154,14 @@ func (b *builder) plan(n int, movesPerPosition float64) LayerPlan {
 		p.Method, p.MemBytes = "unsow", b.unsowLayerBytes(n)
 		return p
 	}
-	graph := p.MemBytes - int64(iterationBytes*float64(size)) + int64((graphBytes+4*movesPerPosition)*float64(size))
-	if b.opts.Method != MethodIteration && (graph <= b.opts.MemBytes || b.opts.Method == MethodGraph) {
-		p.Method, p.MemBytes = "graph", graph
+	if b.opts.Method == MethodIteration {
+		return p
+	}
+	edges := int64(movesPerPosition * float64(size))
+	graph := graphLayerBytes(p.MemBytes, size, edges, 0, int64(min(b.opts.Threads, maxParts)))
+	place, fits := b.placeGraph(graph, 4*edges, 4*(size+1))
+	if fits || b.opts.Method == MethodGraph || b.opts.Method == MethodSpill {
+		p.Method, p.MemBytes, p.DiskBytes = place.method(), place.ram, place.disk
 	}
 	return p
 }

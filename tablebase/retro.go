@@ -32,6 +32,9 @@ type layerSolver struct {
 	lower   lowerValues // values of layers 0..n-1
 	threads int
 	prog    *progress
+	// spillPath is the temporary file for graph arrays that do not fit
+	// in memory (spill.go); "" when there is no tablebase directory.
+	spillPath string
 	// partitions, when above 1, splits propagation into that many rank
 	// ranges exchanging batched updates (partition.go).
 	partitions int
@@ -242,27 +245,24 @@ func (s *layerSolver) markTerminal(i, lo, hi int64, mu *sync.Mutex) {
 // appears twice). keep, when not nil, has bit e set when edge from[e] is
 // a move after which the mover moves again (kalah's extra move): no
 // current variant has one, so it is allocated only when the layer does.
+// mapped, when not nil, is the memory-mapped temporary file that start
+// or from (or both) live in (spill.go); release unmaps it.
 type graph struct {
-	start []uint32
-	from  []uint32
-	keep  []uint64
+	start  []uint32
+	from   []uint32
+	keep   []uint64
+	mapped []byte
 }
 
 // keepsMover reports whether edge e is a move that keeps the mover.
 func (g *graph) keepsMover(e uint32) bool { return g.keep != nil && g.keep[e>>6]&(1<<(e&63)) != 0 }
 
-// reverse builds the predecessor graph from the per-part in-degrees
-// counted by scan. It generates the moves again rather than storing them:
-// one more pass of move generation costs less than holding every move
-// twice. Each part fills its own slice of each position's run, so the
-// fill needs no atomics either.
-func (s *layerSolver) reverse(ctx context.Context, indeg [][]uint16) (*graph, error) {
-	g := &graph{start: make([]uint32, s.size+1), from: make([]uint32, s.edges)}
-	if s.keeps > 0 {
-		g.keep = make([]uint64, (s.edges+63)/64)
-	}
-	hugePages(g.start)
-	hugePages(g.from)
+// reverse fills g, allocated by newGraph, with the predecessor graph
+// from the per-part in-degrees counted by scan. It generates the moves
+// again rather than storing them: one more pass of move generation costs
+// less than holding every move twice. Each part fills its own slice of
+// each position's run, so the fill needs no atomics either.
+func (s *layerSolver) reverse(ctx context.Context, g *graph, indeg [][]uint16) error {
 	// start[q] is where q's run begins; indeg[t][q] becomes where part t's
 	// slice of it begins, relative to start[q], and then its fill cursor.
 	sum := uint32(0)
@@ -273,17 +273,16 @@ func (s *layerSolver) reverse(ctx context.Context, indeg [][]uint16) (*graph, er
 			counts[q], run = uint16(run), run+uint32(counts[q])
 		}
 		if run > 0xffff {
-			return nil, errInDegree
+			return errInDegree
 		}
 		sum += run
 	}
 	g.start[s.size] = sum
-	err := s.forParts(ctx, func(part int, lo, hi int64) error {
+	return s.forParts(ctx, func(part int, lo, hi int64) error {
 		s.fillRange(lo, hi, g, indeg[part])
 		s.prog.add(hi - lo)
 		return nil
 	})
-	return g, err
 }
 
 // fillRange writes the predecessor entries of the moves of ranks [lo, hi).

@@ -76,7 +76,7 @@ type LayerInfo struct {
 	Checksum     uint64    `json:"xxhash64"`     // xxHash64 of the layer's values as bytes
 	StoredBytes  int64     `json:"stored_bytes"` // compressed size of its blocks
 	InnerMoves   int64     `json:"inner_moves"`  // moves that stay in the layer (graph edges)
-	Method       string    `json:"method"`       // "graph" or "iteration" (see doc.go)
+	Method       string    `json:"method"`       // "unsow", "graph", "graph-spilled" or "iteration" (see doc.go)
 	Seconds      float64   `json:"seconds"`      // wall time to build the layer
 	BuiltAt      time.Time `json:"built_at"`
 	ToolVersion  string    `json:"tool_version"`

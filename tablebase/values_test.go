@@ -154,21 +154,32 @@ func proveValue(v *position.Variant, ref map[position.Position]int, p position.P
 }
 
 // TestMemoryBudget: a budget too small for the graph of the larger layers
-// makes them fall back to value iteration, with the same values (for a
-// variant on the graph: un-sowing needs less than iteration); one too
-// small for the values themselves is an error naming the layer, before any
-// layer is built (layer 7: layers 0..6 hold C(18,12) = 18564 bytes, and
-// 6.125 x 31824 more are needed).
+// makes them spill the graph to a temporary file (layer 8, on Linux), and
+// then, when not even that fits, fall back to value iteration (layer 9),
+// with the same values (for a variant on the graph: un-sowing needs less
+// than iteration); the plan announces each method and the disk a spilled
+// graph takes. One too small for the values themselves is an error naming
+// the layer, before any layer is built (layer 7: layers 0..6 hold
+// C(18,12) = 18564 bytes, and 6.125 x 31824 more are needed).
 func TestMemoryBudget(t *testing.T) {
 	v := lookup(t, "djenon-abe")
 	want := checksums(t, build(t, v, 9, MethodGraph), v)
 	dir := t.TempDir()
-	stats, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 9, MemBytes: 1_300_000})
+	var plans []LayerPlan
+	stats, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 9, MemBytes: 1_300_000,
+		LayerStart: func(p LayerPlan) { plans = append(plans, p) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if first, last := stats.Layers[0].Method, stats.Layers[9].Method; first != "graph" || last != "iteration" {
-		t.Errorf("methods: layer 0 %s, layer 9 %s; want graph, then iteration", first, last)
+	spilled := "iteration"
+	if spillSupported {
+		spilled = methodSpilled
+	}
+	wantMethods := []string{"graph", "graph", spilled, "iteration"} // layers 0, 7, 8, 9
+	for i, n := range []int{0, 7, 8, 9} {
+		if got, plan := stats.Layers[n].Method, plans[n]; got != wantMethods[i] || plan.Method != got || (plan.DiskBytes > 0) != (got == methodSpilled) {
+			t.Errorf("layer %d: method %s, planned %s with %d bytes on disk; want %s", n, got, plan.Method, plan.DiskBytes, wantMethods[i])
+		}
 	}
 	if got := checksums(t, dir, v); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("checksums with a small budget\n%x\nwant\n%x", got, want)
