@@ -13,6 +13,8 @@ func endProse(r position.EndReason) string {
 		return "no legal move"
 	case position.EndOneEach:
 		return "one seed each"
+	case position.EndEmptyRow:
+		return "the opponent's row is empty"
 	case position.EndStopAt:
 		return "captures reached the limit; values ignore this stop, play --no-stop too"
 	case position.EndRepetition:

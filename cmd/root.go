@@ -93,7 +93,7 @@ func version() string {
 			}
 		}
 	}
-	return fmt.Sprintf("%s, rules version %d", v, position.RulesVersion)
+	return fmt.Sprintf("%s, rules version %d (kalah %d)", v, position.RulesVersion, position.KalahRulesVersion)
 }
 
 // ExitError carries a specific exit code with its error.

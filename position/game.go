@@ -32,6 +32,7 @@ const (
 	EndCannotFeed EndReason = "cannot feed"   // the opponent has no seeds and no move of the mover feeds them
 	EndNoMove     EndReason = "no legal move" // the mover has seeds but no legal move, and does not pass
 	EndOneEach    EndReason = "one seed each" // one seed on each row, where that ends the game
+	EndEmptyRow   EndReason = "empty row"     // a row is empty, where that ends the game (kalah)
 	EndStopAt     EndReason = "stop at 25"    // a player has captured the variant's StopAt seeds
 	EndRepetition EndReason = "repetition"    // a position occurred again; the board counts for nobody
 )
@@ -124,6 +125,8 @@ func (g *Game) endReason() EndReason {
 		return EndOneEach
 	case p.Own == 0:
 		return EndNoSeeds
+	case g.Variant.EmptyRowEnds && p.Opp == 0:
+		return EndEmptyRow
 	case p.Opp == 0 && g.Variant.Feed != FeedNever:
 		return EndCannotFeed
 	}

@@ -61,7 +61,7 @@ func newKalah(m, n int) *Variant {
 	}
 	return &Variant{Name: name, ID: uint8(100 + 10*m + n), Pits: m, StartSeeds: n, MinSow: 1,
 		Sow: SowStore, Capture: CaptureOpposite, GrandSlam: GrandSlamAllowed,
-		Feed: FeedNever, Pass: PassNever, End: EndOwnRows}
+		Feed: FeedNever, Pass: PassNever, End: EndOwnRows, EmptyRowEnds: true, EmptyCapture: true}
 }
 
 // lookupKalah finds a lower-case kalah name: "kalah" or "kalah-MxN" with
@@ -84,14 +84,16 @@ func lookupKalah(name string) (*Variant, bool) {
 func (v *Variant) storeRing() int { return 2 * v.Pits }
 
 // captureOpposite: a last seed in an empty pit of the mover's row (it
-// holds 1 now) takes itself and the opposite pit's seeds when there are
-// any. The mover's pit i faces the opponent's pit Pits+1-i.
+// holds 1 now) takes itself and the opposite pit's seeds; with the
+// opposite pit empty it takes itself alone when v.EmptyCapture (kalah, as
+// Irving, Donkers and Uiterwijk play it) and nothing otherwise. The
+// mover's pit i faces the opponent's pit Pits+1-i.
 func (v *Variant) captureOpposite(rows *[2]uint64, last int) int {
 	if last >= v.Pits || Pit(rows[0], last) != 1 {
 		return 0
 	}
 	facing := v.Pits - 1 - last
-	if Pit(rows[1], facing) == 0 {
+	if Pit(rows[1], facing) == 0 && !v.EmptyCapture {
 		return 0
 	}
 	return takePit(&rows[0], last) + takePit(&rows[1], facing)

@@ -23,7 +23,7 @@ func (m Move) IsPass() bool { return m.Pit == PassPit }
 // pass. Zero moves means the game is over (see Shares); repetition is not
 // considered here, since it depends on history.
 func (v *Variant) Moves(p Position, out *[MaxPits]Move) int {
-	if v.OneEachEnds && RowSeeds(p.Own) == 1 && RowSeeds(p.Opp) == 1 {
+	if v.OneEachEnds && RowSeeds(p.Own) == 1 && RowSeeds(p.Opp) == 1 || v.EmptyRowEnds && p.Opp == 0 {
 		return 0
 	}
 	if n := v.legalMoves(p, out); n > 0 {
@@ -44,6 +44,9 @@ func (v *Variant) Moves(p Position, out *[MaxPits]Move) int {
 // perft's bulk count at the last ply.
 func (v *Variant) CountMoves(p Position) int {
 	relays := v.Sow == SowRelay || v.Sow == SowRelayOriginFirst
+	if v.EmptyRowEnds && p.Opp == 0 {
+		return 0
+	}
 	if (v.GrandSlam != GrandSlamCapturesNothing && v.Feed != FeedNever) || v.Pass != PassNever || relays {
 		var buf [MaxPits]Move
 		return v.Moves(p, &buf)

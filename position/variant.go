@@ -6,10 +6,27 @@ import (
 	"strings"
 )
 
-// RulesVersion is bumped whenever any rule of any variant changes meaning.
-// Tablebase keys carry it, so a database built under other rules is never
+// RulesVersion is the rules version of awari, oware, akon and the djenon
+// games: it is bumped whenever one of their rules changes meaning.
+// Tablebase keys and directories carry a variant's version
+// (Variant.RulesVersion), so a database built under other rules is never
 // read as if it were valid.
 const RulesVersion = 1
+
+// KalahRulesVersion is the rules version of every kalah size. Version 2
+// (2026-11-30) took up Irving, Donkers and Uiterwijk's rules: a capture
+// needs no seeds in the facing pit, and the game ends as soon as either
+// row is empty.
+const KalahRulesVersion = 2
+
+// RulesVersion returns v's rules version: KalahRulesVersion for kalah,
+// else the package's RulesVersion.
+func (v *Variant) RulesVersion() uint16 {
+	if v.Sow == SowStore {
+		return KalahRulesVersion
+	}
+	return RulesVersion
+}
 
 // SowRule says which pits a lap of k seeds fills (rules.md sections 1-5).
 type SowRule uint8
@@ -133,6 +150,12 @@ type Variant struct {
 	// OneEachEnds: the game ends as soon as each row holds exactly one
 	// seed (djenon-abe, rules.md 4.6).
 	OneEachEnds bool
+	// EmptyRowEnds: the game ends as soon as either row is empty, not
+	// only when the player to move has no seeds (kalah, docs/kalah.md).
+	EmptyRowEnds bool
+	// EmptyCapture: a kalah capture happens even when the facing pit is
+	// empty (the last seed alone is banked).
+	EmptyCapture bool
 	// StopAt: playing a game out ends it when a player's captures reach
 	// this many (0: never). Values ignore it (rules.md 1.4 and 6).
 	StopAt int

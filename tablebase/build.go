@@ -246,7 +246,7 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 	}
 	blocks, distBlocks, values := enc.blocks, enc.distBlocks, enc.values
 	info := LayerInfo{
-		Variant: b.v.Name, RulesVersion: position.RulesVersion, Seeds: n,
+		Variant: b.v.Name, RulesVersion: int(b.v.RulesVersion()), Seeds: n,
 		Positions: size, BlockSize: BlockSize, Blocks: len(blocks),
 		Checksum: enc.checksum, StoredBytes: enc.stored,
 		InnerMoves: b.edges, Method: method, BuiltAt: began.UTC(), ToolVersion: ToolVersion,

@@ -38,7 +38,7 @@ const (
 
 // variantDir is the directory of v's layers under the current rules.
 func variantDir(dir string, v *position.Variant) string {
-	return filepath.Join(dir, fmt.Sprintf("%s.r%d", v.Name, position.RulesVersion))
+	return filepath.Join(dir, fmt.Sprintf("%s.r%d", v.Name, v.RulesVersion()))
 }
 
 func layerName(n int) string { return fmt.Sprintf("%s%02d", layerPrefix, n) }
@@ -262,7 +262,7 @@ func readRecord(ldir string) (layerRecord, string) {
 // be: positions, block size and count, variant, rules, format.
 func checkRecord(rec layerRecord, v *position.Variant, n int, size int64) string {
 	switch {
-	case rec.Variant != v.Name || rec.RulesVersion != int(position.RulesVersion) || rec.Seeds != n:
+	case rec.Variant != v.Name || rec.RulesVersion != int(v.RulesVersion()) || rec.Seeds != n:
 		return fmt.Sprintf("its metadata names %s rules %d layer %d", clipText(rec.Variant, 20), rec.RulesVersion, rec.Seeds)
 	case rec.ToolVersion != ToolVersion:
 		return fmt.Sprintf("its metadata has format %q, want %q", clipText(rec.ToolVersion, 30), ToolVersion)

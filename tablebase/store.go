@@ -54,7 +54,7 @@ const familyBlock byte = 'B'
 func variantPrefix(family byte, v *position.Variant) []byte {
 	k := make([]byte, 4, 9)
 	k[0], k[1] = family, v.ID
-	binary.BigEndian.PutUint16(k[2:], position.RulesVersion)
+	binary.BigEndian.PutUint16(k[2:], v.RulesVersion())
 	return k
 }
 

@@ -15,11 +15,12 @@ import (
 //     forward: the mover's later pits, the mover's store, the opponent's pits 1..m, the mover's
 //     pits from 1, and so on round, never into the opponent's store.
 //   - Last seed in the mover's store: the same player moves again.
-//   - Last seed in a pit of the mover's own row that was empty before it (so it holds 1 seed now),
-//     with seeds in the opponent's pit facing it: that seed and the facing pit's seeds go to the
-//     mover's store. The mover's pit i faces the opponent's pit m+1-i.
-//   - The game ends when the player to move has no seeds; each player then keeps the seeds of
-//     their own row, which means the other player takes all that is left.
+//   - Last seed in a pit of the mover's own row that was empty before it (so it holds 1 seed now):
+//     that seed and the seeds of the opponent's pit facing it, if any, go to the mover's store (a
+//     capture from an empty facing pit banks the one seed). The mover's pit i faces the
+//     opponent's pit m+1-i.
+//   - The game ends as soon as either row is empty; each player then keeps the seeds of their own
+//     row, which means the player whose row still holds seeds takes them all.
 const kalah = "kalah"
 
 // kalahSize reads a kalah variant name: "kalah" is Kalah(6,4), "kalah-MxN" is Kalah(M,N) for M
@@ -85,10 +86,8 @@ func kalahMove(s State, pit int) outcome {
 	again := here.row == -1
 	if here.row == mine && rows[mine][here.pit] == 1 {
 		facing := m - 1 - here.pit
-		if rows[theirs][facing] > 0 {
-			store += 1 + rows[theirs][facing]
-			rows[mine][here.pit], rows[theirs][facing] = 0, 0
-		}
+		store += 1 + rows[theirs][facing]
+		rows[mine][here.pit], rows[theirs][facing] = 0, 0
 	}
 	board := append(append(ring{}, rows[0]...), rows[1]...)
 	return outcome{board: board, captured: store, again: again}

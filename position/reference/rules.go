@@ -16,7 +16,7 @@ import "fmt"
 //     the player to move has no legal move and does not pass; each takes their own row, except
 //     that when only one row holds seeds its owner gives one of them to the opponent.
 //   - djenon-aboure (5.4, 5.5): when neither player has a legal move; each takes their own row.
-//   - kalah (docs/kalah.md): when the player to move has no seeds; each takes their own row, so the
+//   - kalah (docs/kalah.md): as soon as either row is empty; each takes their own row, so the
 //     other player takes what is left.
 func GameOver(s State) (over bool, shares [2]int) {
 	mustBeValid(s)
@@ -190,8 +190,8 @@ func isOver(s State) bool {
 	case djenonAboure:
 		return !hasMove(s) && !mustPass(s)
 	}
-	if isKalah(s.Variant) { // the player to move has no seeds
-		return seedsOf(s, s.ToMove) == 0
+	if isKalah(s.Variant) { // either row is empty
+		return seedsOf(s, 1) == 0 || seedsOf(s, 2) == 0
 	}
 	panic(fmt.Sprintf("reference: unknown variant %q", s.Variant))
 }
