@@ -257,7 +257,7 @@ func TestEditedMetadata(t *testing.T) {
 		},
 	}
 	for name, edit := range edits {
-		if testing.Short() && name != "blocks" && name != "block size" && name != "file size" {
+		if testsize.Short() && name != "blocks" && name != "block size" && name != "file size" {
 			continue // the cases of issue 10 item 3, and truncation's twin
 		}
 		t.Run(name, func(t *testing.T) {
