@@ -3,7 +3,6 @@ package tablebase
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,16 +30,10 @@ func TestSpilledGraphMatchesMemory(t *testing.T) {
 		v := lookup(t, name)
 		t.Run(name, func(t *testing.T) {
 			want := layerChecksums(t, build(t, v, seeds, MethodGraph), v)
-			dir := t.TempDir()
 			var plans []LayerPlan
 			opts := BuildOptions{MaxSeeds: seeds, Threads: 2, Method: MethodSpill,
 				LayerStart: func(p LayerPlan) { plans = append(plans, p) }}
-			if _, err := Build(context.Background(), dir, v, opts); err != nil {
-				t.Fatal(err)
-			}
-			if got := layerChecksums(t, dir, v); fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("layer checksums (values, distances)\nspilled   %x\nin memory %x", got, want)
-			}
+			dir := buildAgrees(t, v, opts, want, "with the graph spilled")
 			for n, method := range layerMethods(t, dir, v) {
 				if p := plans[n]; method != methodSpilled || p.Method != methodSpilled || p.DiskBytes < 4*(p.Positions+1) {
 					t.Errorf("layer %d: method %s, planned %s with %d bytes on disk; want %s", n, method, p.Method, p.DiskBytes, methodSpilled)
@@ -122,18 +115,8 @@ func TestMapSpill(t *testing.T) {
 
 // layerMethods returns the method each stored layer of v in dir records.
 func layerMethods(t *testing.T, dir string, v *position.Variant) []string {
-	t.Helper()
-	s, err := openStore(dir, v, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.close()
-	infos, err := s.layers(v)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var methods []string
-	for _, info := range complete(infos) {
+	for _, info := range completeLayers(t, dir, v) {
 		methods = append(methods, info.Method)
 	}
 	return methods

@@ -38,9 +38,17 @@ func TestUnsowMatchesGraph(t *testing.T) {
 	}
 }
 
-// layerChecksums returns each stored layer's value and distance checksums and
-// method.
+// layerChecksums returns each stored layer's value and distance checksums.
 func layerChecksums(t *testing.T, dir string, v *position.Variant) [][2]uint64 {
+	var sums [][2]uint64
+	for _, info := range completeLayers(t, dir, v) {
+		sums = append(sums, [2]uint64{info.Checksum, info.DistanceChecksum})
+	}
+	return sums
+}
+
+// completeLayers returns the metadata of v's complete layers in dir.
+func completeLayers(t *testing.T, dir string, v *position.Variant) []LayerInfo {
 	t.Helper()
 	s, err := openStore(dir, v, false)
 	if err != nil {
@@ -51,11 +59,22 @@ func layerChecksums(t *testing.T, dir string, v *position.Variant) [][2]uint64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sums [][2]uint64
-	for _, info := range complete(infos) {
-		sums = append(sums, [2]uint64{info.Checksum, info.DistanceChecksum})
+	return complete(infos)
+}
+
+// buildAgrees builds v with opts into a new directory, checks that its
+// layers' value and distance checksums equal want, and returns the
+// directory. what names the build in the error.
+func buildAgrees(t *testing.T, v *position.Variant, opts BuildOptions, want [][2]uint64, what string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := Build(context.Background(), dir, v, opts); err != nil {
+		t.Fatal(err)
 	}
-	return sums
+	if got := layerChecksums(t, dir, v); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("layer checksums (values, distances) %s\n%x\nwant\n%x", what, got, want)
+	}
+	return dir
 }
 
 // TestPartitionedMatchesShared: a layer split into rank ranges that
@@ -97,14 +116,8 @@ func TestLowerFromDisk(t *testing.T) {
 		v := lookup(t, name)
 		t.Run(name, func(t *testing.T) {
 			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)
-			dir := t.TempDir()
 			opts := BuildOptions{MaxSeeds: seeds, Threads: 2, LowerCacheBytes: 2 * BlockSize}
-			if _, err := Build(context.Background(), dir, v, opts); err != nil {
-				t.Fatal(err)
-			}
-			if got := layerChecksums(t, dir, v); fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("with lower layers from disk\n%x\nwant\n%x", got, want)
-			}
+			buildAgrees(t, v, opts, want, "with lower layers from disk")
 		})
 	}
 }
