@@ -131,17 +131,8 @@ func TestPrintChecksums(t *testing.T) {
 		t.Skip("set TABLEBASE_SUMS_DIR and TABLEBASE_SUMS_VARIANT")
 	}
 	v := lookup(t, name)
-	s, err := openStore(dir, v, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.close()
-	infos, err := s.layers(v)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var values, dist, positions int64
-	for _, info := range complete(infos) {
+	for _, info := range completeLayers(t, dir, v) {
 		fmt.Printf("%s layer %d: %d positions, values %016x, method %s, %.1f s\n", name, info.Seeds, info.Positions, info.Checksum, info.Method, info.Seconds)
 		values, dist, positions = values+info.StoredBytes, dist+info.DistanceBytes, positions+info.Positions
 	}
