@@ -11,13 +11,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mancala-solver/mancala/oracle"
+	"github.com/mancala-solver/mancala/solver"
 )
 
 type solveOptions struct {
 	oracleFlags
-	depth int
-	all   bool
-	json  bool
+	depth    int
+	all      bool
+	json     bool
+	progress bool
 }
 
 func newSolveCmd() *cobra.Command {
@@ -45,24 +47,30 @@ whole-line or trailing, skipped), and answers each (one JSON line each with
 
 A tablebase is used from --tb DIR, or else from the default directory when one
 is there; for endgames beyond it a small one is built in memory, once, and its
-build counts in --time.`,
+build counts in --time.
+
+--progress prints a line on stderr for each deeper iteration of the search:
+its depth, its value (an estimate until the proven bounds meet), the proven
+bounds, its best move, the nodes so far and the time, so that a long proof
+can be watched.`,
 		Example: `  mancala solve akon:2,18,3,0,1,0,2/0,1,1,1,5,0,2:1 --time 5s --json
   mancala solve djenon-abe:0,0,1,1,0,1/0,0,0,0,1,0:1 --all
   mancala solve - --time 1s < bench/testdata/solve-suite.txt`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runSolve(c.Context(), c.InOrStdin(), c.OutOrStdout(), args[0], opts)
+			return runSolve(c.Context(), c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr(), args[0], opts)
 		},
 	})
 	f := c.Flags()
 	opts.add(f, 10*time.Second, "stop after this long (0: no limit), per position", "stop after about this many nodes (0: no limit)")
 	f.IntVar(&opts.depth, "depth", 0, "deepest iteration in plies (0: no limit)")
 	f.BoolVar(&opts.all, "all", false, "give every legal move's value")
+	f.BoolVar(&opts.progress, "progress", false, "print each deeper iteration of the search on stderr")
 	addJSONFlag(c, &opts.json)
 	return c
 }
 
-func runSolve(ctx context.Context, in io.Reader, out io.Writer, arg string, opts *solveOptions) error {
+func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg string, opts *solveOptions) error {
 	if err := checkSolveOptions(opts); err != nil {
 		return err
 	}
@@ -79,8 +87,11 @@ func runSolve(ctx context.Context, in io.Reader, out io.Writer, arg string, opts
 	}
 	defer o.Close()
 	for i, input := range inputs {
-		a, err := o.Solve(ctx, input.Setup, oracle.SolveOptions{AllMoves: opts.all, Time: opts.time,
-			Nodes: opts.nodes, Depth: opts.depth})
+		so := oracle.SolveOptions{AllMoves: opts.all, Time: opts.time, Nodes: opts.nodes, Depth: opts.depth}
+		if opts.progress {
+			so.Progress = func(p solver.Progress) { printProgress(errOut, p) }
+		}
+		a, err := o.Solve(ctx, input.Setup, so)
 		if err != nil {
 			return err
 		}
@@ -92,6 +103,12 @@ func runSolve(ctx context.Context, in io.Reader, out io.Writer, arg string, opts
 		}
 	}
 	return nil
+}
+
+// printProgress is one --progress line: an iteration of the search.
+func printProgress(errOut io.Writer, p solver.Progress) {
+	fmt.Fprintf(errOut, "depth %d: %+d (proven %+d..%+d), best move %v, %d nodes, %.1f s\n",
+		p.Depth, p.Value, p.Lower, p.Upper, oracle.Move(p.BestMove), p.Nodes, p.Elapsed.Seconds())
 }
 
 func checkSolveOptions(opts *solveOptions) error {

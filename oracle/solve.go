@@ -28,6 +28,9 @@ type SolveOptions struct {
 	Depth int
 	// NoPV skips building the principal variation (analysis needs none).
 	NoPV bool
+	// Progress, when not nil, hears of each deeper iteration of the
+	// search (solver.Request.Progress); a tablebase answer has none.
+	Progress func(solver.Progress)
 }
 
 // Solve answers s: its value from the side to move, every move's value
@@ -144,7 +147,7 @@ func (o *Oracle) answer(ctx context.Context, vs *variantState, p position.Positi
 		return fromTablebase(a, srv, v, p, moves, pv)
 	}
 	res, err := sv.SearchRequest(ctx, v, p, solver.Request{History: history, AllMoves: opts.AllMoves,
-		MaxNodes: uint64(opts.Nodes), MaxDepth: opts.Depth})
+		MaxNodes: uint64(opts.Nodes), MaxDepth: opts.Depth, Progress: opts.Progress})
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -48,6 +49,8 @@ type search struct {
 	iterMu    sync.Mutex
 	deepest   iteration // deepest completed iteration of any thread
 	haveDepth bool
+	progress  func(Progress) // Request.Progress, called under iterMu
+	start     time.Time
 }
 
 // iteration is one completed depth of iterative deepening.
@@ -138,6 +141,11 @@ func (s *search) record(it iteration) {
 	defer s.iterMu.Unlock()
 	if !s.haveDepth || it.depth > s.deepest.depth {
 		s.deepest, s.haveDepth = it, true
+		if s.progress != nil {
+			lo, hi := s.rootBounds()
+			s.progress(Progress{Depth: it.depth, Value: min(max(it.value, lo), hi), BestMove: int(s.moves[it.move].Pit),
+				Lower: lo, Upper: hi, Nodes: s.nodes.Load(), Elapsed: time.Since(s.start)})
+		}
 	}
 }
 

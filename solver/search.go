@@ -155,6 +155,23 @@ type Request struct {
 	MaxNodes uint64
 	// MaxDepth, when not 0, lowers Options.MaxDepth for this search.
 	MaxDepth int
+	// Progress, when not nil, is called each time an iteration deeper
+	// than any before completes, from one search thread at a time; it must
+	// return quickly.
+	Progress func(Progress)
+}
+
+// Progress is one completed iteration of a search: how a long search is
+// going. Values are as in Result.
+type Progress struct {
+	Depth int // the iteration's depth
+	// Value is the iteration's value: an estimate, clipped to the proven
+	// bounds, exact when Lower == Upper.
+	Value        int
+	BestMove     int // the iteration's best move: its pit, or position.PassPit
+	Lower, Upper int // proven bounds on the position's value so far
+	Nodes        uint64
+	Elapsed      time.Duration
 }
 
 // SetTablebase makes later searches use tb (nil: none). The table is
@@ -201,6 +218,7 @@ func (s *Solver) SearchRequest(ctx context.Context, v *position.Variant, p posit
 		opts.MaxDepth = min(opts.MaxDepth, r.MaxDepth)
 	}
 	sr := newSearch(s, v, p, buf[:n], opts, r.History)
+	sr.start, sr.progress = start, r.Progress
 	sr.run(ctx)
 	res := sr.result()
 	res.Elapsed = time.Since(start)

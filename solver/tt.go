@@ -3,6 +3,8 @@ package solver
 import (
 	"math/bits"
 	"sync/atomic"
+
+	"github.com/mancala-solver/mancala/internal/hugepage"
 )
 
 // table is the transposition table shared by every search thread.
@@ -73,7 +75,9 @@ func newTable(mib int) *table {
 		buckets = 1
 	}
 	buckets = 1 << (63 - bits.LeadingZeros64(buckets))
-	return &table{words: make([]uint64, buckets*wordsPerBucket), mask: buckets - 1}
+	words := make([]uint64, buckets*wordsPerBucket)
+	hugepage.Advise(words) // a probe is a random access: spare it the TLB miss
+	return &table{words: words, mask: buckets - 1}
 }
 
 // clear empties the table. Not safe during a search.

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/mancala-solver/mancala/internal/hugepage"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -109,6 +110,7 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	if opts.MaxSeeds < 0 || opts.MaxSeeds > min(v.Total(), maxLayer) {
 		return stats, fmt.Errorf("max seeds %d: want 0..%d for %s", opts.MaxSeeds, min(v.Total(), maxLayer), v.Name)
 	}
+	v = v.TablebaseVariant() // kalah sizes of one row length share a tablebase
 	opts = withDefaults(opts)
 	s, err := openStore(dir, v, true)
 	if err != nil {
@@ -299,7 +301,7 @@ func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerV
 		spillPath: b.spillPath(n)}
 	if b.useUnsow(n) {
 		s.state = make([]uint32, size) // scan writes the counts into it
-		hugePages(s.state)
+		hugepage.Advise(s.state)
 		if err := s.scan(ctx, nil); err != nil {
 			return solved{}, err
 		}

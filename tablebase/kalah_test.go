@@ -69,3 +69,53 @@ func TestKalahTablebase(t *testing.T) {
 		t.Logf("%s: %d positions agree", v.Name, checked)
 	}
 }
+
+// TestKalahSizesShareTablebase: the kalah sizes of one row length share a
+// tablebase on disk. One built for Kalah(3,2) is resumed, not rebuilt, by a
+// build for Kalah(3,3), and a prober opened for Kalah(3,5) answers every
+// position reached from Kalah(3,3)'s start with at most the layers' seeds
+// with plain minimax's value.
+func TestKalahSizesShareTablebase(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Build(context.Background(), dir, position.Kalah(3, 2), BuildOptions{MaxSeeds: 6}); err != nil {
+		t.Fatal(err)
+	}
+	v := position.Kalah(3, 3)
+	stats, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Resumed != 7 || len(stats.Layers) != 2 {
+		t.Errorf("Kalah(3,3) after Kalah(3,2): resumed %d layers and built %d, want 7 and 2", stats.Resumed, len(stats.Layers))
+	}
+	pr, err := OpenProber(dir, position.Kalah(3, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	ref := &kalahMinimax{v: v, memo: map[[2]uint64]int{}}
+	seen := map[position.Position]bool{}
+	var walk func(p position.Position)
+	probed := 0
+	walk = func(p position.Position) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		if p.Seeds() <= 8 {
+			got, ok := pr.Probe(p)
+			if want := ref.value(p); !ok || got != want {
+				t.Fatalf("%s: probe %d (ok %v), minimax %d", position.Format(v, p), got, ok, want)
+			}
+			probed++
+		}
+		var buf [position.MaxPits]position.Move
+		for _, m := range buf[:v.Moves(p, &buf)] {
+			walk(m.Next)
+		}
+	}
+	walk(v.Start())
+	if probed < 100 {
+		t.Errorf("only %d positions probed", probed)
+	}
+}

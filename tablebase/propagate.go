@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mancala-solver/mancala/internal/hugepage"
 )
 
 // During propagation each position's state is one uint32, changed only by
@@ -77,7 +79,7 @@ func (s *layerSolver) initState() []uint32 {
 		return state
 	}
 	state := make([]uint32, s.size)
-	hugePages(state)
+	hugepage.Advise(state)
 	for i, c := range s.count {
 		state[i] = uint32(c)
 	}
@@ -89,8 +91,8 @@ func (s *layerSolver) initState() []uint32 {
 func stateArrays(state []uint32) ([]int8, []uint16) {
 	values := make([]int8, len(state))
 	dist := make([]uint16, len(state))
-	hugePages(values)
-	hugePages(dist)
+	hugepage.Advise(values)
+	hugepage.Advise(dist)
 	for i, st := range state {
 		values[i] = stateValue(st) // unresolved states hold value 0, distance 0
 		dist[i] = stateDistance(st)

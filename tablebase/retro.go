@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/mancala-solver/mancala/internal/hugepage"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -145,10 +146,10 @@ func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
 		s.count = make([]uint8, s.size)
 	}
 	s.terminal = make([]uint64, (s.size+63)/64)
-	hugePages(s.exit)
-	hugePages(s.count)
+	hugepage.Advise(s.exit)
+	hugepage.Advise(s.count)
 	for _, counts := range indeg {
-		hugePages(counts)
+		hugepage.Advise(counts)
 	}
 	var edges, keeps atomic.Int64
 	var termMu sync.Mutex
@@ -316,8 +317,8 @@ func (s *layerSolver) fillRange(lo, hi int64, g *graph, cursor []uint16) {
 // distances follow from the values by more sweeps (distanceSweeps).
 func (s *layerSolver) iterate(ctx context.Context) ([]int8, []uint16, error) {
 	cur, nxt := make([]int8, s.size), make([]int8, s.size)
-	hugePages(cur)
-	hugePages(nxt)
+	hugepage.Advise(cur)
+	hugepage.Advise(nxt)
 	for sweep := 1; ; sweep++ {
 		var changed atomic.Bool
 		err := s.forChunks(ctx, func(lo, hi int64) error {
@@ -382,7 +383,7 @@ const unassigned = math.MaxUint16
 // only distances of earlier sweeps: its own are written after it.
 func (s *layerSolver) distanceSweeps(ctx context.Context, values []int8) ([]uint16, error) {
 	dist := make([]uint16, s.size)
-	hugePages(dist)
+	hugepage.Advise(dist)
 	var open atomic.Int64
 	err := s.forChunks(ctx, func(lo, hi int64) error {
 		n := int64(0)

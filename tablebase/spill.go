@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"unsafe"
+
+	"github.com/mancala-solver/mancala/internal/hugepage"
 )
 
 // Where a graph layer's predecessor graph lives (graphPlacement.spill):
@@ -111,11 +113,11 @@ func (s *layerSolver) newGraph(spill int) (*graph, error) {
 	}
 	if g.start == nil {
 		g.start = make([]uint32, s.size+1)
-		hugePages(g.start)
+		hugepage.Advise(g.start)
 	}
 	if g.from == nil {
 		g.from = make([]uint32, s.edges)
-		hugePages(g.from)
+		hugepage.Advise(g.from)
 	}
 	if s.keeps > 0 {
 		g.keep = make([]uint64, (s.edges+63)/64)

@@ -17,6 +17,7 @@ import (
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/mancala-solver/mancala/internal/hugepage"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -463,7 +464,7 @@ func (s *store) decodeBlock(n, b int, data []byte, dst []int8) error {
 // checksum.
 func (s *store) loadLayer(v *position.Variant, info LayerInfo) ([]int8, error) {
 	values := make([]int8, info.Positions)
-	hugePages(values)
+	hugepage.Advise(values)
 	for b := 0; b < info.Blocks; b++ {
 		dst := values[b*BlockSize : min(int64((b+1)*BlockSize), info.Positions)]
 		if err := s.getBlock(v, info.Seeds, b, dst); err != nil {

@@ -1,17 +1,17 @@
 //go:build linux
 
-package tablebase
+package hugepage
 
 import (
 	"syscall"
 	"unsafe"
 )
 
-// hugePages asks the kernel to back a large array with transparent huge
+// Advise asks the kernel to back a large array with transparent huge
 // pages (where THP is in "madvise" mode, as is common): the build's
 // random accesses over arrays of hundreds of MB otherwise spend much of
 // their time in TLB misses. It is advice only; errors are ignored.
-func hugePages[T any](s []T) {
+func Advise[T any](s []T) {
 	if len(s) == 0 {
 		return
 	}
