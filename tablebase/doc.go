@@ -153,7 +153,10 @@
 // a build killed at any point (kill -9, power) resumes from its last
 // complete layer, deleting the staging directory it left. Rules versions
 // are separate directories, so layers built under other rules are simply
-// absent. Files get the permissions of the umask (Badger makes some
+// absent. The kalah sizes of one row length share one directory, that of
+// the four-seed size (DIR/kalah.r2 for six pits): every entry point takes
+// the variant through position.Variant.TablebaseVariant, since a kalah
+// position's value does not depend on the seeds the game started with. Files get the permissions of the umask (Badger makes some
 // owner-only; the build widens them to the umask's), and a build refuses
 // a non-empty directory that is not a tablebase.
 //
