@@ -70,7 +70,10 @@ before any layer is built, naming the layer and the bytes it needs.`,
 }
 
 type buildResult struct {
-	Variant            string  `json:"variant"`
+	Variant string `json:"variant"`
+	// TablebaseOf names the variant whose tablebase holds these layers
+	// when it is another (kalah sizes share one a row length).
+	TablebaseOf        string  `json:"tablebase_of,omitempty"`
 	Dir                string  `json:"dir"`
 	MaxSeeds           int     `json:"max_seeds"`
 	ResumedLayers      int     `json:"resumed_layers"`
@@ -185,6 +188,9 @@ func rate(perSecond float64) string {
 func buildSummary(dir string, v *position.Variant, stats tablebase.BuildStats) (buildResult, error) {
 	res := buildResult{Variant: v.Name, Dir: dir, MaxSeeds: stats.MaxSeeds, ResumedLayers: stats.Resumed, DroppedLayers: stats.Dropped,
 		BuiltLayers: len(stats.Layers), BuiltPositions: stats.Positions, Seconds: stats.Seconds}
+	if tv := v.TablebaseVariant(); tv != v {
+		res.TablebaseOf = tv.Name
+	}
 	ix := tablebase.NewIndex(v.Pits)
 	for n := 0; n <= stats.MaxSeeds; n++ {
 		res.Positions += ix.Size(n)
@@ -210,6 +216,9 @@ func printBuild(out io.Writer, res buildResult) error {
 		fmt.Fprintf(out, " (%s already stored)", plural(int64(res.ResumedLayers), "layer"))
 	}
 	fmt.Fprintln(out)
+	if res.TablebaseOf != "" {
+		fmt.Fprintf(out, "stored as %s's tablebase, which every kalah size of the same row length reads\n", res.TablebaseOf)
+	}
 	if res.DroppedLayers > 0 {
 		fmt.Fprintf(out, "repaired: dropped %s (the damaged ones and those above them) and built them again\n", plural(int64(res.DroppedLayers), "layer"))
 	}
