@@ -75,9 +75,17 @@ func newTable(mib int) *table {
 		buckets = 1
 	}
 	buckets = 1 << (63 - bits.LeadingZeros64(buckets))
-	words := make([]uint64, buckets*wordsPerBucket)
-	hugepage.Advise(words) // a probe is a random access: spare it the TLB miss
-	return &table{words: words, mask: buckets - 1}
+	t := &table{mask: buckets - 1}
+	t.words = allocWords(t, int(buckets*wordsPerBucket))
+	return t
+}
+
+// heapWords allocates table words on the Go heap, advised to use huge
+// pages: a probe is a random access, so spare it the TLB miss.
+func heapWords(n int) []uint64 {
+	words := make([]uint64, n)
+	hugepage.Advise(words)
+	return words
 }
 
 // clear empties the table. Not safe during a search.
