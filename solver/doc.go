@@ -37,7 +37,8 @@
 // negamax is a fail-soft alpha-beta search (its doc comment states the
 // contract) with a transposition table (tt.go: two atomic words an entry,
 // lower and upper bounds, each proven or not), move ordering by table
-// move, then extra moves (kalah), then captures, then the history
+// move, then extra moves (kalah; the one nearest the store first, which
+// spoils no other), then captures, then the history
 // heuristic, enhanced transposition cutoffs (a child's table bound that
 // already refutes the window ends the node unsearched), and a horizon
 // estimate (a quarter of the row difference). In kalah only a move that

@@ -7,7 +7,8 @@ import (
 	"github.com/mancala-solver/mancala/internal/hugepage"
 )
 
-// table is the transposition table shared by every search thread.
+// table is the transposition table shared by every search thread. Its
+// words are on huge pages and, on Linux, outside the Go heap (allocWords).
 //
 // An entry is two uint64 words, four entries to a 64-byte bucket. The
 // bucket is picked by the low bits of the board hash, so that a node's two
