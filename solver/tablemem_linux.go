@@ -18,7 +18,7 @@ import (
 // tablebase reads grow to 8 GiB more. The mapping is released when owner
 // becomes unreachable; where it cannot be made, the words come from the
 // heap.
-func allocWords[T any](owner *T, n int) []uint64 {
+func allocWords(owner *table, n int) []uint64 {
 	b, err := syscall.Mmap(-1, 0, n*8, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
 		return heapWords(n)
