@@ -40,7 +40,9 @@
 // Variant.Shares gives the seeds each side takes. Values (rules.md section
 // 6) are score differences in seeds from the side to move; the solver and
 // tablebase packages compute them from this engine. Game plays a game out
-// with every end rule, repetition and the 25-seed stop included.
+// with every end rule, repetition and the 25-seed stop included, and
+// records its Line: every ply, each forced pass a ply of its own, which is
+// what every command and the web API report of a game.
 //
 // # Notation
 //
