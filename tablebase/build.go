@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/mancala-solver/mancala/internal/hugepage"
 	"github.com/mancala-solver/mancala/position"
@@ -196,12 +195,12 @@ func (r *solved) arrays() {
 // With Repair, damage drops the damaged layer and those above it; it
 // returns how many layers were dropped.
 func (b *builder) resume() (int, error) {
-	infos, damage := b.s.layers(b.v)
+	infos, damage := b.s.layers()
 	for _, info := range infos {
 		if info.Seeds > b.opts.MaxSeeds {
 			break
 		}
-		values, err := b.s.loadLayer(b.v, info)
+		values, err := b.s.loadLayer(info)
 		if err != nil {
 			damage = err
 			break
@@ -256,7 +255,7 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 		DistanceChecksum: enc.distChecksum, DistanceBytes: enc.distStored, MaxDistance: enc.maxDistance,
 		Rounds: rounds,
 	}
-	if err := b.s.putLayer(b.v, info, blocks, distBlocks); err != nil {
+	if err := b.s.putLayer(info, blocks, distBlocks); err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: storing: %w", n, err)
 	}
 	if b.lowerDropped {
@@ -343,30 +342,6 @@ func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerV
 	return solved{values: values, dist: dist, method: "iteration"}, err
 }
 
-// solveGraph resolves the layer on its predecessor graph, reversed from
-// the in-degrees indeg counted by scan and placed as place says. The
-// graph's temporary file, if any, is unmapped (and so removed) before it
-// returns, on an error too; munmap's error is returned when nothing else
-// failed.
-func (s *layerSolver) solveGraph(ctx context.Context, indeg [][]uint16, place graphPlacement) (res solved, err error) {
-	g, err := s.newGraph(place.spill)
-	if err != nil {
-		return solved{}, err
-	}
-	defer func() {
-		if rerr := g.release(); err == nil && rerr != nil {
-			res, err = solved{}, fmt.Errorf("releasing the spilled graph: %w", rerr)
-		}
-	}()
-	if err := s.reverse(ctx, g, indeg); err != nil {
-		return solved{}, err
-	}
-	indeg = nil
-	debug.FreeOSMemory() // the counters are dead now: collect them to keep the peak down
-	state, err := s.propagate(ctx, g)
-	return solved{state: state, method: place.method(), rounds: s.rounds}, err
-}
-
 // useUnsow reports whether layer n is solved by un-sowing: asked for, or
 // chosen by MethodAuto where the variant allows it and it fits.
 func (b *builder) useUnsow(n int) bool {
@@ -379,37 +354,16 @@ func (b *builder) useUnsow(n int) bool {
 	return false
 }
 
-// maxOf returns the largest distance, 0 for none.
-func maxOf(dist []uint16) int {
-	m := uint16(0)
-	for _, d := range dist {
-		m = max(m, d)
-	}
-	return int(m)
-}
+// MaxLayerPositions bounds the positions of one layer that Build indexes
+// (ranks are 32-bit); a layer this large cannot be built.
+const MaxLayerPositions = 1 << 32
 
-// encodeBlocks compresses a layer's values (or distances) into blocks of
-// BlockSize, in parallel on threads workers, and returns them with their
-// total size.
-func encodeBlocks[T any](ctx context.Context, threads int, values []T, encode func([]T) []byte) ([][]byte, int64, error) {
-	blocks := make([][]byte, (int64(len(values))+BlockSize-1)/BlockSize)
-	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(threads)
-	for i := range blocks {
-		g.Go(func() error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			blocks[i] = encode(values[i*BlockSize : min((i+1)*BlockSize, len(values))])
-			return nil
-		})
+// spillPath is the temporary file of layer n's graph: in the variant's
+// directory, named like a staging directory so that a build started
+// after a crash deletes it (removeLeftovers) should it still exist.
+func (b *builder) spillPath(n int) string {
+	if b.s == nil {
+		return ""
 	}
-	if err := g.Wait(); err != nil {
-		return nil, 0, err
-	}
-	stored := int64(0)
-	for _, blk := range blocks {
-		stored += int64(len(blk))
-	}
-	return blocks, stored, nil
+	return filepath.Join(b.s.vdir, fmt.Sprintf("%s%02d.graph", stagePrefix, n))
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 
 	"github.com/cespare/xxhash/v2"
+	"golang.org/x/sync/errgroup"
 )
 
 // encodedLayer is a solved layer ready to store.
@@ -26,10 +27,10 @@ func (b *builder) encodeLayer(ctx context.Context, res solved) (encodedLayer, er
 	var err error
 	threads := b.opts.Threads
 	if res.state == nil {
-		if e.blocks, e.stored, err = encodeBlocks(ctx, threads, res.values, b.s.encodeBlock); err != nil {
+		if e.blocks, e.stored, err = encodeBlocks(ctx, threads, res.values, b.s.codec.encodeValues); err != nil {
 			return e, err
 		}
-		if e.distBlocks, e.distStored, err = encodeBlocks(ctx, threads, res.dist, b.s.encodeDistanceBlock); err != nil {
+		if e.distBlocks, e.distStored, err = encodeBlocks(ctx, threads, res.dist, b.s.codec.encodeDistances); err != nil {
 			return e, err
 		}
 		e.checksum, e.distChecksum, e.maxDistance = xxhash.Sum64(int8Bytes(res.values)), distanceChecksum(res.dist), maxOf(res.dist)
@@ -37,11 +38,11 @@ func (b *builder) encodeLayer(ctx context.Context, res solved) (encodedLayer, er
 		return e, nil
 	}
 	st := res.state
-	encodeValues := func(chunk []uint32) []byte { return b.s.encodeBlock(stateValues(chunk)) }
+	encodeValues := func(chunk []uint32) []byte { return b.s.codec.encodeValues(stateValues(chunk)) }
 	if e.blocks, e.stored, err = encodeBlocks(ctx, threads, st, encodeValues); err != nil {
 		return e, err
 	}
-	encodeDist := func(chunk []uint32) []byte { return b.s.encodeDistanceBlock(stateDistances(chunk)) }
+	encodeDist := func(chunk []uint32) []byte { return b.s.codec.encodeDistances(stateDistances(chunk)) }
 	if e.distBlocks, e.distStored, err = encodeBlocks(ctx, threads, st, encodeDist); err != nil {
 		return e, err
 	}
@@ -88,4 +89,39 @@ func stateSums(state []uint32) (values, dist uint64, longest int) {
 		hd.Write(db[:2*len(chunk)])
 	}
 	return hv.Sum64(), hd.Sum64(), longest
+}
+
+// maxOf returns the largest distance, 0 for none.
+func maxOf(dist []uint16) int {
+	m := uint16(0)
+	for _, d := range dist {
+		m = max(m, d)
+	}
+	return int(m)
+}
+
+// encodeBlocks compresses a layer's values (or distances) into blocks of
+// BlockSize, in parallel on threads workers, and returns them with their
+// total size.
+func encodeBlocks[T any](ctx context.Context, threads int, values []T, encode func([]T) []byte) ([][]byte, int64, error) {
+	blocks := make([][]byte, (int64(len(values))+BlockSize-1)/BlockSize)
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(threads)
+	for i := range blocks {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			blocks[i] = encode(values[i*BlockSize : min((i+1)*BlockSize, len(values))])
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, 0, err
+	}
+	stored := int64(0)
+	for _, blk := range blocks {
+		stored += int64(len(blk))
+	}
+	return blocks, stored, nil
 }

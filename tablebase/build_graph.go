@@ -1,12 +1,33 @@
 package tablebase
 
 import (
+	"context"
 	"fmt"
-	"path/filepath"
+	"runtime/debug"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/mancala-solver/mancala/internal/hugepage"
+	"github.com/mancala-solver/mancala/position"
 )
+
+// graph is a layer's moves that stay in the layer, reversed, in
+// compressed sparse rows: the predecessors of position q are
+// from[start[q]:start[q+1]], once per move (a position with two moves to q
+// appears twice). keep, when not nil, has bit e set when edge from[e] is
+// a move after which the mover moves again (kalah's extra move): no
+// current variant has one, so it is allocated only when the layer does.
+// mapped, when not nil, is the memory-mapped temporary file that start
+// or from (or both) live in (spill.go); release unmaps it.
+type graph struct {
+	start  []uint32
+	from   []uint32
+	keep   []uint64
+	mapped []byte
+}
+
+// keepsMover reports whether edge e is a move that keeps the mover.
+func (g *graph) keepsMover(e uint32) bool { return g.keep != nil && g.keep[e>>6]&(1<<(e&63)) != 0 }
 
 // Where a graph layer's predecessor graph lives (graphPlacement.spill):
 // all in memory, its moves (graph.from, 4 bytes a move) in a
@@ -21,68 +42,6 @@ const (
 // methodSpilled is the method a layer built on a graph with arrays in a
 // temporary file reports (LayerPlan.Method, LayerInfo.Method).
 const methodSpilled = "graph-spilled"
-
-// graphPlacement is where a layer's graph goes and what that costs.
-type graphPlacement struct {
-	spill int   // spillNone, spillFrom or spillBoth
-	ram   int64 // the layer's memory in bytes, with the spilled arrays taken out
-	disk  int64 // bytes of the temporary file (0 for spillNone)
-}
-
-// method names the graph method of a placement: "graph" or methodSpilled.
-func (p graphPlacement) method() string {
-	if p.spill == spillNone {
-		return "graph"
-	}
-	return methodSpilled
-}
-
-// canSpill reports whether this build may put graph arrays in a file:
-// on Linux, with a tablebase directory for the file (not BuildMemory),
-// unless the method is forced to something else.
-func (b *builder) canSpill() bool {
-	m := b.opts.Method
-	return spillSupported && b.s != nil && (m == MethodAuto || m == MethodGraph || m == MethodSpill)
-}
-
-// placeGraph places a graph layer that needs inMem bytes with its whole
-// graph in memory, fromBytes of them the moves' array and startBytes the
-// offsets': in memory when that fits the budget, else with the moves and
-// then also the offsets in a temporary file, the first that fits
-// (MethodSpill: always both in the file). ok is false when none fits;
-// the placement returned then is the last one tried.
-func (b *builder) placeGraph(inMem, fromBytes, startBytes int64) (p graphPlacement, ok bool) {
-	first, last := spillNone, spillNone
-	if b.canSpill() {
-		last = spillBoth
-	}
-	if b.opts.Method == MethodSpill {
-		first = spillBoth
-	}
-	for level := first; level <= last; level++ {
-		p = graphPlacement{spill: level, ram: inMem}
-		if level >= spillFrom {
-			p.ram, p.disk = p.ram-fromBytes, p.disk+fromBytes
-		}
-		if level >= spillBoth {
-			p.ram, p.disk = p.ram-startBytes, p.disk+startBytes
-		}
-		if p.ram <= b.opts.MemBytes {
-			return p, true
-		}
-	}
-	return p, false
-}
-
-// spillPath is the temporary file of layer n's graph: in the variant's
-// directory, named like a staging directory so that a build started
-// after a crash deletes it (removeLeftovers) should it still exist.
-func (b *builder) spillPath(n int) string {
-	if b.s == nil {
-		return ""
-	}
-	return filepath.Join(b.s.vdir, fmt.Sprintf("%s%02d.graph", stagePrefix, n))
-}
 
 // newGraph allocates the graph of a layer with s.edges moves, its arrays
 // in memory or, as spill says, in a file mapped from s.spillPath (see
@@ -123,6 +82,82 @@ func (s *layerSolver) newGraph(spill int) (*graph, error) {
 		g.keep = make([]uint64, (s.edges+63)/64)
 	}
 	return g, nil
+}
+
+// reverse fills g, allocated by newGraph, with the predecessor graph
+// from the per-part in-degrees counted by scan. It generates the moves
+// again rather than storing them: one more pass of move generation costs
+// less than holding every move twice. Each part fills its own slice of
+// each position's run, so the fill needs no atomics either.
+func (s *layerSolver) reverse(ctx context.Context, g *graph, indeg [][]uint16) error {
+	// start[q] is where q's run begins; indeg[t][q] becomes where part t's
+	// slice of it begins, relative to start[q], and then its fill cursor.
+	sum := uint32(0)
+	for q := range s.size {
+		g.start[q] = sum
+		run := uint32(0)
+		for _, counts := range indeg {
+			counts[q], run = uint16(run), run+uint32(counts[q])
+		}
+		if run > 0xffff {
+			return errInDegree
+		}
+		sum += run
+	}
+	g.start[s.size] = sum
+	return s.forParts(ctx, func(part int, lo, hi int64) error {
+		s.fillRange(lo, hi, g, indeg[part])
+		s.prog.add(hi - lo)
+		return nil
+	})
+}
+
+// fillRange writes the predecessor entries of the moves of ranks [lo, hi).
+func (s *layerSolver) fillRange(lo, hi int64, g *graph, cursor []uint16) {
+	var buf [position.MaxPits]position.Move
+	c := s.ix.newCursor(s.n, uint64(lo))
+	for i := lo; i < hi; i++ {
+		if i > lo {
+			c.next()
+		}
+		p := c.position()
+		nm := s.v.Moves(p, &buf)
+		for j := range buf[:nm] {
+			if buf[j].Captured == 0 {
+				q := s.ix.Rank(buf[j].Next)
+				e := g.start[q] + uint32(cursor[q])
+				g.from[e] = uint32(i)
+				cursor[q]++
+				if g.keep != nil && keepsMover(p, &buf[j]) {
+					atomic.OrUint64(&g.keep[e>>6], 1<<(e&63)) // words are shared between parts
+				}
+			}
+		}
+	}
+}
+
+// solveGraph resolves the layer on its predecessor graph, reversed from
+// the in-degrees indeg counted by scan and placed as place says. The
+// graph's temporary file, if any, is unmapped (and so removed) before it
+// returns, on an error too; munmap's error is returned when nothing else
+// failed.
+func (s *layerSolver) solveGraph(ctx context.Context, indeg [][]uint16, place graphPlacement) (res solved, err error) {
+	g, err := s.newGraph(place.spill)
+	if err != nil {
+		return solved{}, err
+	}
+	defer func() {
+		if rerr := g.release(); err == nil && rerr != nil {
+			res, err = solved{}, fmt.Errorf("releasing the spilled graph: %w", rerr)
+		}
+	}()
+	if err := s.reverse(ctx, g, indeg); err != nil {
+		return solved{}, err
+	}
+	indeg = nil
+	debug.FreeOSMemory() // the counters are dead now: collect them to keep the peak down
+	state, err := s.propagate(ctx, g)
+	return solved{state: state, method: place.method(), rounds: s.rounds}, err
 }
 
 // release unmaps the graph's temporary file, if it has one, which removes

@@ -3,8 +3,6 @@ package tablebase
 import (
 	"fmt"
 	"sync/atomic"
-
-	"github.com/mancala-solver/mancala/position"
 )
 
 // lowerValues gives the values of the finished layers below the one being
@@ -29,31 +27,16 @@ const minLowerCache = 1024 * BlockSize
 // decoded blocks of at most limit bytes. A block that cannot be read makes
 // value return 0 and is recorded; the layer then fails (err).
 type diskLower struct {
-	s     *store
-	v     *position.Variant
-	infos []LayerInfo
 	cache *blockCache[int8]
 	fail  atomic.Pointer[error]
 }
 
-func newDiskLower(s *store, v *position.Variant, infos []LayerInfo, limit int64) *diskLower {
-	blocks := make([]int, len(infos))
-	for i, info := range infos {
-		blocks[i] = info.Blocks
-	}
-	return &diskLower{s: s, v: v, infos: infos, cache: newBlockCache[int8](blocks, 1, limit)}
+func newDiskLower(s *store, infos []LayerInfo, limit int64) *diskLower {
+	return &diskLower{cache: newBlockCache(infos, 1, limit, s.getBlock)}
 }
 
 func (l *diskLower) value(n int, rank uint64) int8 {
-	b := int(rank / BlockSize)
-	if blk := l.cache.slots[n][b].Load(); blk != nil {
-		return (*blk)[rank%BlockSize]
-	}
-	blk, err := l.cache.get(n, b, func() ([]int8, error) {
-		info := l.infos[n]
-		dst := make([]int8, min(int64(b+1)*BlockSize, info.Positions)-int64(b)*BlockSize)
-		return dst, l.s.getBlock(l.v, n, b, dst)
-	})
+	blk, err := l.cache.get(n, int(rank/BlockSize))
 	if err != nil {
 		l.fail.CompareAndSwap(nil, &err)
 		return 0
@@ -106,10 +89,10 @@ func (b *builder) lowerSource(n int, held int64, disk bool) (lowerValues, *diskL
 		b.lower[i] = nil // from now on, lower layers come from disk
 	}
 	b.lowerDropped = true
-	infos, err := b.s.layers(b.v)
+	infos, err := b.s.layers()
 	if err != nil {
 		return nil, nil, err
 	}
-	d := newDiskLower(b.s, b.v, complete(infos)[:n], held)
+	d := newDiskLower(b.s, complete(infos)[:n], held)
 	return d, d, nil
 }

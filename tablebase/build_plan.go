@@ -231,3 +231,55 @@ func (b *builder) boundHeap(planned int64) func() {
 		debug.SetGCPercent(prevPercent)
 	}
 }
+
+// graphPlacement is where a layer's graph goes and what that costs.
+type graphPlacement struct {
+	spill int   // spillNone, spillFrom or spillBoth
+	ram   int64 // the layer's memory in bytes, with the spilled arrays taken out
+	disk  int64 // bytes of the temporary file (0 for spillNone)
+}
+
+// method names the graph method of a placement: "graph" or methodSpilled.
+func (p graphPlacement) method() string {
+	if p.spill == spillNone {
+		return "graph"
+	}
+	return methodSpilled
+}
+
+// canSpill reports whether this build may put graph arrays in a file:
+// on Linux, with a tablebase directory for the file (not BuildMemory),
+// unless the method is forced to something else.
+func (b *builder) canSpill() bool {
+	m := b.opts.Method
+	return spillSupported && b.s != nil && (m == MethodAuto || m == MethodGraph || m == MethodSpill)
+}
+
+// placeGraph places a graph layer that needs inMem bytes with its whole
+// graph in memory, fromBytes of them the moves' array and startBytes the
+// offsets': in memory when that fits the budget, else with the moves and
+// then also the offsets in a temporary file, the first that fits
+// (MethodSpill: always both in the file). ok is false when none fits;
+// the placement returned then is the last one tried.
+func (b *builder) placeGraph(inMem, fromBytes, startBytes int64) (p graphPlacement, ok bool) {
+	first, last := spillNone, spillNone
+	if b.canSpill() {
+		last = spillBoth
+	}
+	if b.opts.Method == MethodSpill {
+		first = spillBoth
+	}
+	for level := first; level <= last; level++ {
+		p = graphPlacement{spill: level, ram: inMem}
+		if level >= spillFrom {
+			p.ram, p.disk = p.ram-fromBytes, p.disk+fromBytes
+		}
+		if level >= spillBoth {
+			p.ram, p.disk = p.ram-startBytes, p.disk+startBytes
+		}
+		if p.ram <= b.opts.MemBytes {
+			return p, true
+		}
+	}
+	return p, false
+}

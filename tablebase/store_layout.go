@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -350,6 +351,44 @@ func umaskMode(dir string) (os.FileMode, error) {
 	return st.Mode().Perm(), nil
 }
 
-// MaxLayerPositions bounds the positions of one layer that Build indexes
-// (ranks are 32-bit); a layer this large cannot be built.
-const MaxLayerPositions = 1 << 32
+// DefaultDir returns the default tablebase directory:
+// $XDG_DATA_HOME/mancala, else ~/.local/share/mancala (the user data
+// directory), or "" when neither XDG_DATA_HOME (absolute) nor a home
+// directory is known.
+func DefaultDir() string {
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "mancala")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".local", "share", "mancala")
+}
+
+// dirBytes returns the bytes that the files under dir occupy on disk
+// (allocated blocks where the system reports them, else file sizes).
+func dirBytes(dir string) (int64, error) {
+	var total int64
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		total += allocated(info)
+		return nil
+	})
+	return total, err
+}
+
+// DiskBytes returns the bytes v's layers under the current rules occupy on
+// disk in the tablebase at dir (allocated blocks where the system reports
+// them, else file sizes): the figure to divide by v's positions, whatever
+// other variants the directory holds.
+func DiskBytes(dir string, v *position.Variant) (int64, error) {
+	v = v.TablebaseVariant() // kalah sizes of one row length share a tablebase
+	return dirBytes(variantDir(dir, v))
+}
