@@ -18,19 +18,18 @@ type encodedLayer struct {
 }
 
 // encodeLayer compresses a solved layer's values and distances into blocks
-// and computes their checksums. From a propagation state it converts one
-// block at a time, so that a large layer is never held as state, values
-// and distances at once (the values alone are kept when the layers above
-// read them from memory).
-func (b *builder) encodeLayer(ctx context.Context, res solved) (encodedLayer, error) {
+// with c on threads workers, and computes their checksums. From a
+// propagation state it converts one block at a time, so that a large layer
+// is never held as state, values and distances at once (the values alone
+// are kept, when keepValues says the layers above read them from memory).
+func encodeLayer(ctx context.Context, c codec, threads int, res solved, keepValues bool) (encodedLayer, error) {
 	var e encodedLayer
 	var err error
-	threads := b.opts.Threads
 	if res.state == nil {
-		if e.blocks, e.stored, err = encodeBlocks(ctx, threads, res.values, b.s.codec.encodeValues); err != nil {
+		if e.blocks, e.stored, err = encodeBlocks(ctx, threads, res.values, c.encodeValues); err != nil {
 			return e, err
 		}
-		if e.distBlocks, e.distStored, err = encodeBlocks(ctx, threads, res.dist, b.s.codec.encodeDistances); err != nil {
+		if e.distBlocks, e.distStored, err = encodeBlocks(ctx, threads, res.dist, c.encodeDistances); err != nil {
 			return e, err
 		}
 		e.checksum, e.distChecksum, e.maxDistance = xxhash.Sum64(int8Bytes(res.values)), distanceChecksum(res.dist), maxOf(res.dist)
@@ -38,16 +37,16 @@ func (b *builder) encodeLayer(ctx context.Context, res solved) (encodedLayer, er
 		return e, nil
 	}
 	st := res.state
-	encodeValues := func(chunk []uint32) []byte { return b.s.codec.encodeValues(stateValues(chunk)) }
+	encodeValues := func(chunk []uint32) []byte { return c.encodeValues(stateValues(chunk)) }
 	if e.blocks, e.stored, err = encodeBlocks(ctx, threads, st, encodeValues); err != nil {
 		return e, err
 	}
-	encodeDist := func(chunk []uint32) []byte { return b.s.codec.encodeDistances(stateDistances(chunk)) }
+	encodeDist := func(chunk []uint32) []byte { return c.encodeDistances(stateDistances(chunk)) }
 	if e.distBlocks, e.distStored, err = encodeBlocks(ctx, threads, st, encodeDist); err != nil {
 		return e, err
 	}
 	e.checksum, e.distChecksum, e.maxDistance = stateSums(st)
-	if !b.lowerDropped {
+	if keepValues {
 		e.values = stateValues(st)
 	}
 	return e, nil
@@ -124,4 +123,21 @@ func encodeBlocks[T any](ctx context.Context, threads int, values []T, encode fu
 		stored += int64(len(blk))
 	}
 	return blocks, stored, nil
+}
+
+// solved is one layer's result.
+type solved struct {
+	values []int8
+	dist   []uint16
+	state  []uint32 // instead of values and dist, from propagation (stateArrays)
+	method string
+	rounds int
+}
+
+// arrays makes sure r holds values and distances, converting its state.
+func (r *solved) arrays() {
+	if r.state != nil {
+		r.values, r.dist = stateArrays(r.state)
+		r.state = nil
+	}
 }

@@ -2,8 +2,6 @@ package tablebase
 
 import (
 	"context"
-	"fmt"
-	"runtime/debug"
 	"sync/atomic"
 	"unsafe"
 
@@ -134,30 +132,6 @@ func (s *layerSolver) fillRange(lo, hi int64, g *graph, cursor []uint16) {
 			}
 		}
 	}
-}
-
-// solveGraph resolves the layer on its predecessor graph, reversed from
-// the in-degrees indeg counted by scan and placed as place says. The
-// graph's temporary file, if any, is unmapped (and so removed) before it
-// returns, on an error too; munmap's error is returned when nothing else
-// failed.
-func (s *layerSolver) solveGraph(ctx context.Context, indeg [][]uint16, place graphPlacement) (res solved, err error) {
-	g, err := s.newGraph(place.spill)
-	if err != nil {
-		return solved{}, err
-	}
-	defer func() {
-		if rerr := g.release(); err == nil && rerr != nil {
-			res, err = solved{}, fmt.Errorf("releasing the spilled graph: %w", rerr)
-		}
-	}()
-	if err := s.reverse(ctx, g, indeg); err != nil {
-		return solved{}, err
-	}
-	indeg = nil
-	debug.FreeOSMemory() // the counters are dead now: collect them to keep the peak down
-	state, err := s.propagate(ctx, g)
-	return solved{state: state, method: place.method(), rounds: s.rounds}, err
 }
 
 // release unmaps the graph's temporary file, if it has one, which removes

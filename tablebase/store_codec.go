@@ -2,7 +2,6 @@ package tablebase
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"unsafe"
 
@@ -75,21 +74,6 @@ func blockKey(v *position.Variant, n int, b int) []byte { return familyKey(famil
 // distanceKey is the key of distance block b of layer n.
 func distanceKey(v *position.Variant, n int, b int) []byte {
 	return familyKey(familyDistance, v, n, b)
-}
-
-// ErrFormat is wrapped by the error for a layer stored in a format this
-// program does not read (an older build without distances).
-var ErrFormat = errors.New("stored in an older format")
-
-// checkFormat reports the first layer of infos not stored in Format.
-func checkFormat(dir string, v *position.Variant, infos []LayerInfo) error {
-	for _, info := range infos {
-		if info.Format != Format {
-			return fmt.Errorf("tablebase %s: %s layer %d is %w (values without distances; this program reads format %d): run `mancala build %s --max-seeds %d --tb %s` to rebuild it in place",
-				dir, v.Name, info.Seeds, ErrFormat, Format, v.Name, infos[len(infos)-1].Seeds, dir)
-		}
-	}
-	return nil
 }
 
 // codec compresses and decompresses blocks. Both directions are safe for
