@@ -161,20 +161,32 @@ func (l *layerLog) done(info tablebase.LayerInfo) {
 	for n := info.Seeds + 1; n <= l.maxSeeds; n++ {
 		rest = append(rest, l.ix.Size(n))
 	}
-	eta := "the build is complete"
-	if secs := tablebase.EstimateSeconds(l.built, rest); len(rest) > 0 && secs >= 0 {
-		eta = fmt.Sprintf("layers %d..%d: about %s more", info.Seeds+1, l.maxSeeds, time.Duration(secs*float64(time.Second)).Round(time.Second))
-		if len(rest) == 1 {
-			eta = fmt.Sprintf("layer %d: about %s more", l.maxSeeds, time.Duration(secs*float64(time.Second)).Round(time.Second))
-		}
-	}
 	speed := ""
 	if info.Seconds > 0 {
 		speed = ", " + rate(float64(info.Positions)/info.Seconds)
 	}
 	l.bar.clear()
-	fmt.Fprintf(l.w, "layer %d: done in %.1f s%s (%s, longest forced line %d plies); %s\n",
-		info.Seeds, info.Seconds, speed, info.Method, info.MaxDistance, eta)
+	fmt.Fprintf(l.w, "layer %d: done in %.1f s%s (%s, longest forced line %s); %s\n",
+		info.Seeds, info.Seconds, speed, info.Method, plural(info.MaxDistance, "ply"),
+		remainingNote(info.Seeds, l.maxSeeds, tablebase.EstimateSeconds(l.built, rest)))
+}
+
+// remainingNote is the tail of a layer's done line: the layers still to
+// build after layer done, with the time they should take when secs (the
+// estimate, -1 while there is none) is known, or that the build is
+// complete.
+func remainingNote(done, maxSeeds int, secs float64) string {
+	if done >= maxSeeds {
+		return "the build is complete"
+	}
+	layers := fmt.Sprintf("layers %d..%d", done+1, maxSeeds)
+	if done+1 == maxSeeds {
+		layers = fmt.Sprintf("layer %d", maxSeeds)
+	}
+	if secs < 0 {
+		return layers + " to go"
+	}
+	return fmt.Sprintf("%s: about %s more", layers, time.Duration(secs*float64(time.Second)).Round(time.Second))
 }
 
 // rate writes positions a second, in millions when there are that many.
