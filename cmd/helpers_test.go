@@ -74,3 +74,21 @@ func TestInterruptedError(t *testing.T) {
 		t.Error("SIGINT's status is not 130")
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for _, c := range []struct {
+		n          int
+		noun, want string
+	}{
+		{1, "ply", "1 ply"}, {0, "ply", "0 plies"}, {3, "ply", "3 plies"},
+		{1, "inaccuracy", "1 inaccuracy"}, {2, "inaccuracy", "2 inaccuracies"},
+		{1, "mistake", "1 mistake"}, {6, "blunder", "6 blunders"}, {2, "thread", "2 threads"},
+	} {
+		if got := plural(c.n, c.noun); got != c.want {
+			t.Errorf("plural(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
+		}
+	}
+	if got := plural(int64(1)<<40, "position"); got != "1099511627776 positions" {
+		t.Errorf("int64: %q", got)
+	}
+}
