@@ -125,7 +125,7 @@ func printPerft(out io.Writer, res perftResult) error {
 	for _, k := range keys {
 		fmt.Fprintf(out, "%s: %d\n", k, res.Divide[k])
 	}
-	fmt.Fprintf(out, "perft %d: %d nodes (%.3f s, %.1f Mnodes/s)\n",
-		res.Depth, res.Nodes, res.Seconds, res.NodesPerSecond/1e6)
+	fmt.Fprintf(out, "perft %d: %s (%.3f s, %.1f Mnodes/s)\n",
+		res.Depth, plural(int64(res.Nodes), "node"), res.Seconds, res.NodesPerSecond/1e6)
 	return nil
 }
