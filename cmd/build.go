@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
 	"github.com/mancala-solver/mancala/position"
@@ -149,10 +150,10 @@ func (l *layerLog) start(p tablebase.LayerPlan) {
 	l.bar.clear()
 	disk := ""
 	if p.DiskBytes > 0 {
-		disk = fmt.Sprintf(", plus %s on disk", humanBytes(p.DiskBytes))
+		disk = fmt.Sprintf(", plus %s on disk", humanize.IBytes(uint64(p.DiskBytes)))
 	}
 	fmt.Fprintf(l.w, "layer %d: %s, %s method, needs about %s of %s%s\n", p.Seeds, plural(p.Positions, "position"),
-		p.Method, humanBytes(p.MemBytes), humanBytes(p.Budget), disk)
+		p.Method, humanize.IBytes(uint64(p.MemBytes)), humanize.IBytes(uint64(p.Budget)), disk)
 }
 
 func (l *layerLog) done(info tablebase.LayerInfo) {
@@ -241,20 +242,6 @@ func printBuild(out io.Writer, res buildResult) error {
 			plural(res.BuiltPositions, "position"), res.Seconds, rate(res.PositionsPerSecond))
 	}
 	fmt.Fprintf(out, "%s on disk for %s in %s: %.3f bytes/position (%s of compressed values and distances)\n",
-		humanBytes(res.DiskBytes), res.Variant, res.Dir, res.BytesPerPosition, humanBytes(res.StoredBytes))
+		humanize.IBytes(uint64(res.DiskBytes)), res.Variant, res.Dir, res.BytesPerPosition, humanize.IBytes(uint64(res.StoredBytes)))
 	return nil
-}
-
-// humanBytes writes a byte count with a binary unit.
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for x := n / unit; x >= unit; x /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

@@ -23,3 +23,16 @@ func TestLayerDoneSaysCompleteOnlyAtTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// Sizes are written by go-humanize's IBytes, as --mem reads them
+// (parseSize): a tenth below 10 units, whole units above.
+func TestLayerStartSizes(t *testing.T) {
+	var out strings.Builder
+	log := &layerLog{w: &out, bar: &layerBar{}}
+	log.start(tablebase.LayerPlan{Seeds: 14, Positions: 4457400, Method: "unsow",
+		MemBytes: 36909875, Budget: 19005000000, DiskBytes: 5 << 20})
+	want := "layer 14: 4457400 positions, unsow method, needs about 35 MiB of 18 GiB, plus 5.0 MiB on disk\n"
+	if out.String() != want {
+		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}
