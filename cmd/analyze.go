@@ -111,6 +111,9 @@ func gameError(g oracle.Game, err error) error {
 func readGames(in io.Reader, args []string) ([]oracle.Game, bool, error) {
 	if len(args) == 1 && args[0] == "-" {
 		games, err := oracle.ParseGames(in)
+		if err != nil {
+			err = stdinError(err)
+		}
 		return games, true, emptyGames(games, err, "stdin")
 	}
 	if _, perr := position.Parse(args[0]); perr != nil && len(args) == 1 {
