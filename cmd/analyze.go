@@ -59,6 +59,10 @@ far. An illegal move is an error naming the line, the ply and the move.`,
 			return runAnalyze(c.Context(), c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr(), args, opts)
 		},
 	})
+	c.SetFlagErrorFunc(negativeMoves(func(args []string) error {
+		_, _, err := readGames(nil, args)
+		return err
+	}))
 	f := c.Flags()
 	opts.add(f, time.Second, "time for each ply (0: no limit)", "stop each ply's search after about this many nodes (0: no limit)")
 	addJSONFlag(c, &opts.json)

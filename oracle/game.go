@@ -27,7 +27,8 @@ var ErrEmptyGame = errors.New("empty game record")
 
 // ParseGame reads one game record: a position string, then the moves,
 // space- or comma-separated; "#" starts a comment. The error names the bad
-// part; legality of the moves is checked when the game is replayed.
+// part; pit numbers are checked against the variant's row here, legality
+// when the game is replayed.
 func ParseGame(line string) (Game, error) {
 	text, _, _ := strings.Cut(line, "#")
 	fields := strings.Fields(text)
@@ -38,7 +39,7 @@ func ParseGame(line string) (Game, error) {
 	if err != nil {
 		return Game{}, err
 	}
-	moves, err := position.ParseMoves(fields[1:])
+	moves, err := start.Variant.ParseMoves(fields[1:])
 	if err != nil {
 		return Game{}, err
 	}
