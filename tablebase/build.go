@@ -36,6 +36,9 @@ const (
 	// offsets in a memory-mapped temporary file, whatever the budget
 	// (error where that is not possible: not Linux, or BuildMemory).
 	MethodSpill
+	// MethodForward solves each layer in one pass, children first, where
+	// no position recurs (kalah; kforward.go).
+	MethodForward
 )
 
 // BuildOptions configures Build.
@@ -278,6 +281,8 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 	held, onDisk := b.lowerHeld(n, int64(iterationBytes*float64(size)))
 	if b.useUnsow(n) {
 		_, held, onDisk = b.unsowMemory(n)
+	} else if b.useForward(n) {
+		_, held, onDisk = b.forwardMemory(n)
 	}
 	lower, disk, err := b.lowerSource(n, held, onDisk)
 	if err != nil {
@@ -294,6 +299,9 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerValues) (solved, error) {
 	if b.opts.Method == MethodUnsow && !canUnsow(b.v) {
 		return solved{}, fmt.Errorf("%s cannot be built by un-sowing (awari and oware only)", b.v.Name)
+	}
+	if b.useForward(n) || b.opts.Method == MethodForward {
+		return b.solveForward(ctx, n, size, lower)
 	}
 	base := b.minLayerBytes(n)
 	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: lower,

@@ -154,6 +154,11 @@ func (b *builder) plan(n int, movesPerPosition float64) LayerPlan {
 		p.Method, p.MemBytes = "unsow", b.unsowLayerBytes(n)
 		return p
 	}
+	if b.useForward(n) {
+		own, lower, _ := b.forwardMemory(n)
+		p.Method, p.MemBytes = "forward", own+lower
+		return p
+	}
 	if b.opts.Method == MethodIteration {
 		return p
 	}
