@@ -12,6 +12,12 @@
 // position.Move.Value, surfaces tablebase read errors as errors, and builds
 // principal variations from proven best moves only.
 //
+// Its answers are the commands' --json objects and the web API's, one Go
+// type each: Answer (solve, query), Analysis (analyze), Played (play). A
+// game is played by position.Game, whose Line holds every ply, each forced
+// pass one of its own; Play and Analyze read that line and keep no pass
+// bookkeeping of their own.
+//
 // # Values and history
 //
 // Every value is a score difference in seeds from the side to move of the

@@ -36,6 +36,9 @@ const (
 	// offsets in a memory-mapped temporary file, whatever the budget
 	// (error where that is not possible: not Linux, or BuildMemory).
 	MethodSpill
+	// MethodForward solves each layer in one pass, children first, where
+	// no position recurs (kalah; kforward.go).
+	MethodForward
 )
 
 // BuildOptions configures Build.
@@ -110,7 +113,7 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	if opts.MaxSeeds < 0 || opts.MaxSeeds > min(v.Total(), maxLayer) {
 		return stats, fmt.Errorf("max seeds %d: want 0..%d for %s", opts.MaxSeeds, min(v.Total(), maxLayer), v.Name)
 	}
-	v = v.TablebaseVariant() // kalah sizes of one row length share a tablebase
+	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	opts = withDefaults(opts)
 	s, err := openStore(dir, v, true)
 	if err != nil {
@@ -261,6 +264,8 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 	held, onDisk := b.lowerHeld(n, int64(iterationBytes*float64(size)))
 	if b.useUnsow(n) {
 		_, held, onDisk = b.unsowMemory(n)
+	} else if b.useForward(n) {
+		_, held, onDisk = b.forwardMemory(n)
 	}
 	lower, disk, err := b.lowerSource(n, held, onDisk)
 	if err != nil {
@@ -277,6 +282,9 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerValues) (solved, error) {
 	if b.opts.Method == MethodUnsow && !canUnsow(b.v) {
 		return solved{}, fmt.Errorf("%s cannot be built by un-sowing (awari and oware only)", b.v.Name)
+	}
+	if b.useForward(n) || b.opts.Method == MethodForward {
+		return b.solveForward(ctx, n, size, lower)
 	}
 	base := b.minLayerBytes(n)
 	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: lower,
@@ -464,6 +472,11 @@ func (b *builder) plan(n int, movesPerPosition float64) LayerPlan {
 	p := LayerPlan{Seeds: n, Positions: size, Budget: b.opts.MemBytes, Method: "iteration", MemBytes: b.minLayerBytes(n)}
 	if b.useUnsow(n) {
 		p.Method, p.MemBytes = "unsow", b.unsowLayerBytes(n)
+		return p
+	}
+	if b.useForward(n) {
+		own, lower, _ := b.forwardMemory(n)
+		p.Method, p.MemBytes = "forward", own+lower
 		return p
 	}
 	if b.opts.Method == MethodIteration {

@@ -126,7 +126,7 @@ func (s *layerSolver) fillRange(lo, hi int64, g *graph, cursor []uint16) {
 				e := g.start[q] + uint32(cursor[q])
 				g.from[e] = uint32(i)
 				cursor[q]++
-				if g.keep != nil && keepsMover(p, &buf[j]) {
+				if g.keep != nil && buf[j].MovesAgain(p) {
 					atomic.OrUint64(&g.keep[e>>6], 1<<(e&63)) // words are shared between parts
 				}
 			}

@@ -57,10 +57,6 @@ type layerSolver struct {
 // exit is the game end, reached in 0 plies rather than by a 1-ply capture.
 func (s *layerSolver) isTerminal(i int64) bool { return s.terminal[i>>6]&(1<<(i&63)) != 0 }
 
-// keepsMover reports whether move m, played from p, leaves the same player
-// to move (kalah's extra move): its child's value is then the mover's own.
-func keepsMover(p position.Position, m *position.Move) bool { return m.Next.Side == p.Side }
-
 // forChunks runs fn over the layer's ranks [0, size) in chunks on
 // s.threads workers, stopping at the first error or when ctx is cancelled.
 func (s *layerSolver) forChunks(ctx context.Context, fn func(lo, hi int64) error) error {
@@ -194,7 +190,7 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 				continue
 			}
 			internal++
-			if keepsMover(p, m) {
+			if m.MovesAgain(p) {
 				keep++
 			}
 			if indeg != nil {

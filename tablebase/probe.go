@@ -46,7 +46,7 @@ type Prober struct {
 // is missing below stored ones; an error for a directory that is not a
 // tablebase of this format.
 func OpenProber(dir string, v *position.Variant) (*Prober, error) {
-	v = v.TablebaseVariant() // kalah sizes of one row length share a tablebase
+	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	s, infos, err := openReading(dir, v)
 	if err != nil {
 		return nil, err

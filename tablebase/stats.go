@@ -28,7 +28,7 @@ type LayerStats struct {
 // Stats reads every complete layer of v in dir and counts its values. A
 // damaged layer (files, metadata or values' checksum) is a *DamageError.
 func Stats(dir string, v *position.Variant) ([]LayerStats, error) {
-	v = v.TablebaseVariant() // kalah sizes of one row length share a tablebase
+	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	s, infos, err := openReading(dir, v)
 	if err != nil {
 		return nil, err

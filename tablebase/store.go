@@ -512,6 +512,6 @@ func dirBytes(dir string) (int64, error) {
 // them, else file sizes): the figure to divide by v's positions, whatever
 // other variants the directory holds.
 func DiskBytes(dir string, v *position.Variant) (int64, error) {
-	v = v.TablebaseVariant() // kalah sizes of one row length share a tablebase
+	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	return dirBytes(variantDir(dir, v))
 }

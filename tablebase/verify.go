@@ -45,7 +45,7 @@ var ErrInconsistent = errors.New("tablebase is inconsistent")
 // values but also for some wrong ones inside cycles; the tests compare
 // the values themselves with independent references.
 func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOptions) ([]LayerCheck, error) {
-	v = v.TablebaseVariant() // kalah sizes of one row length share a tablebase
+	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	s, err := openStore(dir, v, false)
 	if err != nil {
 		return nil, err

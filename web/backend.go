@@ -13,8 +13,7 @@ import (
 
 // Answers is the Oracle of `mancala serve`: solve, query and analyze are
 // package oracle's answers (the same objects as `solve --json`, `query
-// --json` and `analyze --json`), play is position.Game's, as `play --json`
-// gives them. It is
+// --json` and `analyze --json`), as is play (`play --json`). It is
 // safe for concurrent use; the tablebases it opens are read-only and
 // shared by every request.
 type Answers struct {
@@ -138,59 +137,25 @@ func (a *Answers) Query(ctx context.Context, pos string) (any, error) {
 	return ans, err
 }
 
-// played is one move applied, as `play --json` writes it.
-type played struct {
-	Player   int         `json:"player"`
-	Move     oracle.Move `json:"move"`
-	Captured int         `json:"captured"`
-	Passed   bool        `json:"passed,omitempty"` // the next player had to pass
-}
-
-// playAnswer is `play --json`'s object (notation.md).
-type playAnswer struct {
-	Position   string             `json:"position"`
-	Passed     bool               `json:"passed,omitempty"` // the given position's player had to pass at once
-	Moves      []played           `json:"moves"`
-	GameOver   bool               `json:"game_over"`
-	FinalScore *[2]int            `json:"final_score,omitempty"`
-	End        position.EndReason `json:"end,omitempty"`
-}
-
+// Play is oracle.Play: the same object as `play --json`. A bad position,
+// move list or illegal move is a BadRequest.
 func (a *Answers) Play(ctx context.Context, pos, moves string) (any, error) {
-	g, done, err := playGame(pos, moves)
+	s, err := parseSetup(pos)
 	if err != nil {
 		return nil, err
 	}
-	res := playAnswer{Position: g.Setup.String(), Passed: g.StartPassed, Moves: done, GameOver: g.Over, End: g.End}
-	if g.Over {
-		res.FinalScore = &g.Final
+	texts, err := position.SplitMoves([]string{moves})
+	if strings.TrimSpace(moves) == "" { // no moves: the position itself
+		texts, err = nil, nil
+	}
+	if err != nil {
+		return nil, &BadRequest{Err: err}
+	}
+	res, err := oracle.Play(s, texts, false)
+	if err != nil {
+		return nil, &BadRequest{Err: err}
 	}
 	return res, nil
-}
-
-// playGame plays moves (notation.md) from pos with every end rule; a bad
-// position, move list or illegal move is a BadRequest.
-func playGame(pos, moves string) (*position.Game, []played, error) {
-	s, err := parseSetup(pos)
-	if err != nil {
-		return nil, nil, err
-	}
-	var pits []int
-	if strings.TrimSpace(moves) != "" { // no moves: the position itself
-		if pits, err = s.Variant.ParseMoves([]string{moves}); err != nil {
-			return nil, nil, &BadRequest{Err: err}
-		}
-	}
-	g := position.NewGame(s)
-	done := []played{}
-	for _, pit := range pits {
-		p, err := g.Play(pit)
-		if err != nil {
-			return nil, nil, &BadRequest{Err: err}
-		}
-		done = append(done, played{Player: p.Player, Move: oracle.Move(pit), Captured: p.Captured, Passed: p.Passed})
-	}
-	return g, done, nil
 }
 
 // Analyze reads the games (oracle.ParseGames: a bad record or an illegal
