@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 
 	"github.com/spf13/cobra"
 
@@ -41,7 +40,9 @@ Notation: docs/notation.md.`,
 			return runPlay(c.OutOrStdout(), args[0], args[1:], opts)
 		},
 	}
-	c.SetFlagErrorFunc(negativeMoveError)
+	c.SetFlagErrorFunc(negativeMoves(func(args []string) error {
+		return runPlay(io.Discard, args[0], args[1:], &playOptions{})
+	}))
 	addJSONFlag(c, &opts.json)
 	c.Flags().BoolVar(&opts.noStopAt, "no-stop", false, "do not apply the 25-seed stop, as values and principal variations do not")
 	return c
@@ -94,23 +95,4 @@ func printPlay(out io.Writer, res oracle.Played) error {
 		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(res.End), res.FinalScore[0], res.FinalScore[1])
 	}
 	return nil
-}
-
-// negativeFlag matches the flag parser's error for an argument such as
-// "-1", which it takes for a shorthand flag.
-var negativeFlag = regexp.MustCompile(`^unknown shorthand flag: '[0-9]' in (-[0-9]+)$`)
-
-// negativeMoveError is play's FlagErrorFunc: a negative number is a move
-// that does not exist, reported as play reports any other (its place in
-// the list and the legal moves), not as an unknown flag.
-func negativeMoveError(c *cobra.Command, err error) error {
-	m := negativeFlag.FindStringSubmatch(err.Error())
-	args := c.Flags().Args() // the arguments before the one that failed
-	if m == nil || len(args) == 0 {
-		return err
-	}
-	if perr := runPlay(io.Discard, args[0], append(args[1:], m[1]), &playOptions{}); perr != nil {
-		return perr
-	}
-	return err
 }

@@ -106,8 +106,8 @@ func printQuery(out io.Writer, setup position.Setup, a oracle.Answer) error {
 		fmt.Fprintf(out, "game over: the seeds left give player %d a value of %+d\n", a.Player, a.Value)
 		return nil
 	}
-	fmt.Fprintf(out, "value %+d for player %d, exact (%d seeds; tablebase up to %d)\n",
-		a.Value, a.Player, setup.Position.Seeds(), a.TablebaseSeeds)
+	fmt.Fprintf(out, "value %+d for player %d, exact (%s; tablebase up to %d)\n",
+		a.Value, a.Player, plural(setup.Position.Seeds(), "seed"), a.TablebaseSeeds)
 	fmt.Fprintf(out, "best:")
 	for _, m := range a.BestMoves {
 		fmt.Fprintf(out, " %v", m)

@@ -80,6 +80,9 @@ func runServe(ctx context.Context, c *cobra.Command, opts *serveOptions) error {
 	if err := checkServeOptions(opts); err != nil {
 		return err
 	}
+	if err := checkTBDir(opts.tb); err != nil {
+		return err
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -73,6 +74,25 @@ func tbDir(flag string) string {
 		return flag
 	}
 	return tablebase.DefaultDir()
+}
+
+// checkTBDir refuses a --tb value that names no directory (a plain file,
+// a path that does not exist), for serve: a server started on it would
+// fail every request. "" (the default directory) is not checked.
+func checkTBDir(flag string) error {
+	if flag == "" {
+		return nil
+	}
+	st, err := os.Stat(flag)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("--tb %s: no such directory", flag)
+	case err != nil:
+		return fmt.Errorf("--tb %s: %w", flag, errors.Unwrap(err))
+	case !st.IsDir():
+		return fmt.Errorf("--tb %s: not a directory", flag)
+	}
+	return nil
 }
 
 // parseSize reads a byte size such as 8GiB, 512MB or 1e9.

@@ -1,12 +1,12 @@
 package oracle
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/mancala-solver/mancala/internal/lines"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -26,7 +26,8 @@ var ErrEmptyGame = errors.New("empty game record")
 
 // ParseGame reads one game record: a position string, then the moves,
 // space- or comma-separated; "#" starts a comment. The error names the bad
-// part; legality of the moves is checked when the game is replayed.
+// part; pit numbers are checked against the variant's row here, legality
+// when the game is replayed.
 func ParseGame(line string) (Game, error) {
 	text, _, _ := strings.Cut(line, "#")
 	fields := strings.Fields(text)
@@ -37,36 +38,36 @@ func ParseGame(line string) (Game, error) {
 	if err != nil {
 		return Game{}, err
 	}
-	moves, err := position.ParseMoves(fields[1:])
+	moves, err := start.Variant.ParseMoves(fields[1:])
 	if err != nil {
 		return Game{}, err
 	}
 	return Game{Start: start, Moves: moves}, nil
 }
 
-// ParseGames reads game records one a line; blank lines and "#" comments
-// are skipped. An error names the line. Every game is also replayed, so
+// ParseGames reads game records one a line (each at most lines.MaxBytes
+// long); blank lines and "#" comments are skipped. An error names the
+// line ("line 3: ..."). Every game is also replayed, so
 // that an illegal move is reported (with its line and ply) before any
 // game is analysed.
 func ParseGames(r io.Reader) ([]Game, error) {
 	var games []Game
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for n := 1; sc.Scan(); n++ {
-		g, err := ParseGame(sc.Text())
+	err := lines.Each(r, func(n int, text string) error {
+		g, err := ParseGame(text)
 		if errors.Is(err, ErrEmptyGame) {
-			continue
+			return nil
 		}
 		if err == nil {
 			_, err = g.replay()
 		}
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", n, err)
+			return fmt.Errorf("line %d: %w", n, err)
 		}
 		g.Line = n
 		games = append(games, g)
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return games, nil

@@ -36,7 +36,7 @@ func Stats(dir string, v *position.Variant) ([]LayerStats, error) {
 	defer s.close()
 	var out []LayerStats
 	for _, info := range complete(infos) {
-		values, err := s.loadLayer(v, info)
+		values, err := s.loadLayer(info)
 		if err != nil {
 			return out, err
 		}
