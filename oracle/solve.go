@@ -75,17 +75,10 @@ func layerOf(history []position.Position, p position.Position) []position.Positi
 func (o *Oracle) solve(ctx context.Context, vs *variantState, p position.Position, history []position.Position, opts SolveOptions, a *Answer) error {
 	v := vs.v
 	moves := legalMoves(v, p)
-	switch {
-	case len(moves) == 0:
-		gameOver(a, v, p)
-		return nil
-	case moves[0].IsPass():
-		after := Answer{Player: position.Opponent(a.Player), Threads: a.Threads}
-		if err := o.solve(ctx, vs, moves[0].Next, append(history, p), opts, &after); err != nil {
-			return err
-		}
-		forcedPass(a, p, moves[0], after)
-		return nil
+	if settled, err := settle(a, v, p, moves, func(next position.Position, after *Answer) error {
+		return o.solve(ctx, vs, next, append(history, p), opts, after)
+	}); settled {
+		return err
 	}
 	if o.memPending(vs, p) {
 		// Before waiting for the in-memory tablebase, try a short search
@@ -228,21 +221,14 @@ func (o *Oracle) Query(ctx context.Context, s position.Setup) (Answer, error) {
 func (o *Oracle) query(ctx context.Context, vs *variantState, p position.Position, a *Answer) error {
 	v := vs.v
 	moves := legalMoves(v, p)
-	switch {
-	case len(moves) == 0:
-		gameOver(a, v, p)
-		return nil
-	case moves[0].IsPass():
-		after := Answer{Player: position.Opponent(a.Player)}
-		if err := o.query(ctx, vs, moves[0].Next, &after); err != nil {
-			var nit *NotInTablebaseError
-			if errors.As(err, &nit) {
-				nit.Position = a.Position
-			}
-			return err
+	if settled, err := settle(a, v, p, moves, func(next position.Position, after *Answer) error {
+		return o.query(ctx, vs, next, after)
+	}); settled {
+		var nit *NotInTablebaseError
+		if errors.As(err, &nit) {
+			nit.Position = a.Position // the position asked, not the one after the pass
 		}
-		forcedPass(a, p, moves[0], after)
-		return nil
+		return err
 	}
 	disk, err := o.diskTablebase(vs)
 	if err != nil {
