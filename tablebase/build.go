@@ -30,14 +30,14 @@ const (
 	// MethodIteration always uses value iteration (least memory).
 	MethodIteration
 	// MethodUnsow generates predecessors by un-sowing instead of storing
-	// a graph (unsow.go): awari and oware only, about 6 bytes a position.
+	// a graph (build_unsow.go): awari and oware only, about 6 bytes a position.
 	MethodUnsow
 	// MethodSpill always builds the predecessor graph with its moves and
 	// offsets in a memory-mapped temporary file, whatever the budget
 	// (error where that is not possible: not Linux, or BuildMemory).
 	MethodSpill
 	// MethodForward solves each layer in one pass, children first, where
-	// no position recurs (kalah; kforward.go).
+	// no position recurs (kalah; build_forward.go).
 	MethodForward
 )
 
@@ -68,7 +68,7 @@ type BuildOptions struct {
 	LowerCacheBytes int64
 	// Parts, when above 1, splits each layer's propagation into that many
 	// rank ranges owned by workers that exchange batched updates, the
-	// shape of a build across machines (partition.go); 0 or 1 shares the
+	// shape of a build across machines (build_partition.go); 0 or 1 shares the
 	// layer's state between the threads, which is faster on one machine.
 	Parts int
 	// LayerStart, when not nil, is called before each layer is built,
@@ -168,7 +168,7 @@ type builder struct {
 	ix    *Index
 	opts  BuildOptions
 	lower [][]int8 // values of the layers done so far, by seed count (nil once lowerDropped)
-	// lowerDropped: the lower layers are read from disk (lower.go).
+	// lowerDropped: the lower layers are read from disk (build_lower.go).
 	lowerDropped bool
 	dists        [][]uint16 // their distances, kept only by BuildMemory
 	edges        int64      // moves inside the layer just solved

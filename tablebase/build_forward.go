@@ -48,7 +48,7 @@ import (
 // with a barrier between measures.
 //
 // Memory: the layer's result is a propagation state array (4 bytes a
-// position, propagate.go's format: resolved, value, distance), which
+// position, build_propagate.go's format: resolved, value, distance), which
 // encodeLayer compresses as it does a propagation's; the row tables are
 // small (C(n+Pits, Pits) rows).
 

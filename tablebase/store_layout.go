@@ -26,7 +26,7 @@ import (
 //	DIR/<variant>.r<rules>/staging-NN/  the layer being written (a build
 //	                                    deletes leftovers when it starts)
 //	DIR/<variant>.r<rules>/staging-NN.graph  layer NN's spilled graph
-//	                                    (spill.go), unlinked once mapped
+//	                                    (build_graph.go), unlinked once mapped
 const (
 	markerName   = "mancala-tablebase.json"
 	layerFile    = "layer.json"
@@ -390,7 +390,7 @@ type LayerInfo struct {
 	Seconds      float64   `json:"seconds"`      // wall time to build the layer
 	BuiltAt      time.Time `json:"built_at"`
 	ToolVersion  string    `json:"tool_version"`
-	// Format is the stored format (distance.go); 0 for layers written
+	// Format is the stored format (store_codec.go); 0 for layers written
 	// before it was recorded.
 	Format           int    `json:"format,omitempty"`
 	DistanceChecksum uint64 `json:"distance_xxhash64,omitempty"` // of the distances as little-endian uint16s
