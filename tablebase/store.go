@@ -192,17 +192,14 @@ func (s *store) topLayer() int {
 	return -1
 }
 
-// guard runs f, turning a panic inside Badger into an error: damage when
-// reading a complete layer, a write failure otherwise.
+// guard runs f, turning a panic inside Badger on the caller's goroutine
+// into damage of complete layer n (writes are guarded by running in a
+// child process: store_writer.go).
 func (s *store) guard(n int, what string, f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			msg := clipText(strings.ReplaceAll(fmt.Sprint(r), "\n", " "), 100)
-			if what == "writing" {
-				err = fmt.Errorf("layer %d: writing failed inside Badger: %s", n, msg)
-			} else {
-				err = s.damage(n, what+": "+msg)
-			}
+			err = s.damage(n, what+": "+msg)
 		}
 	}()
 	return f()
@@ -276,21 +273,7 @@ func (s *store) putLayer(info LayerInfo, blocks, distBlocks [][]byte) error {
 
 // writeStage writes a layer's database and layer.json into stage.
 func (s *store) writeStage(stage string, info LayerInfo, blocks, distBlocks [][]byte) error {
-	err := s.guard(info.Seeds, "writing", func() error {
-		db, err := badger.Open(badgerOptions(stage, false))
-		if err != nil {
-			return err
-		}
-		err = writeBlocks(db, blocks, func(b int) []byte { return blockKey(s.v, info.Seeds, b) })
-		if err == nil {
-			err = writeBlocks(db, distBlocks, func(b int) []byte { return distanceKey(s.v, info.Seeds, b) })
-		}
-		if cerr := db.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	})
-	if err != nil {
+	if err := s.writeDB(stage, info.Seeds, blocks, distBlocks); err != nil {
 		return err
 	}
 	if beforeMeta != nil {
@@ -314,19 +297,6 @@ func (s *store) writeStage(stage string, info LayerInfo, blocks, distBlocks [][]
 		return err
 	}
 	return writeFileSynced(filepath.Join(stage, layerFile), append(data, '\n'))
-}
-
-// writeBlocks writes a layer's encoded blocks into db, block b under
-// key(b).
-func writeBlocks(db *badger.DB, blocks [][]byte, key func(b int) []byte) error {
-	wb := db.NewWriteBatch()
-	defer wb.Cancel()
-	for b, data := range blocks {
-		if err := wb.Set(key(b), data); err != nil {
-			return err
-		}
-	}
-	return wb.Flush()
 }
 
 // syncFiles fsyncs the files of a layer directory.
@@ -447,9 +417,9 @@ var freeSpace = diskFree
 // the tablebase has less free space than a layer of stored compressed
 // bytes needs: Badger writes the blocks to its write-ahead log, then to a
 // table, and may compact them once more, so three times the blocks plus a
-// margin. Writing into memory-mapped files on a full disk would kill the
-// process (SIGBUS) instead of returning an error, so this is checked
-// before anything is written.
+// margin. It is checked before anything is written, so that a layer that
+// cannot fit fails at once; a disk that fills after the check, while the
+// layer is written, is caught by the writer process (store_writer.go).
 func (s *store) checkSpace(stored int64) error {
 	free, err := freeSpace(s.vdir)
 	if errors.Is(err, errors.ErrUnsupported) {
