@@ -58,3 +58,37 @@ func TestDiskFillsWhileStoring(t *testing.T) {
 		t.Errorf("checksums after the full disk and a resume\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestConcurrentBuildsNewDirectory: builds of two variants started at once
+// into one new directory both succeed (issue 21: one failed in 13 of 20,
+// seeing the other's half-made directory as "not a tablebase"). Each of
+// 20 rounds starts the two from a barrier; the test does not depend on
+// how they interleave, only on both succeeding whatever the interleaving.
+func TestConcurrentBuildsNewDirectory(t *testing.T) {
+	root := t.TempDir()
+	names := []string{"awari", "oware"}
+	for round := range 20 {
+		dir := filepath.Join(root, fmt.Sprint(round), "tb")
+		start := make(chan struct{})
+		errs := make(chan error, len(names))
+		for _, name := range names {
+			v := lookup(t, name)
+			go func() {
+				<-start
+				_, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 2, Threads: 1})
+				errs <- err
+			}()
+		}
+		close(start)
+		for range names {
+			if err := <-errs; err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		for _, name := range names {
+			if got := len(completeLayers(t, dir, lookup(t, name))); got != 3 {
+				t.Errorf("round %d: %s has %d layers, want 3", round, name, got)
+			}
+		}
+	}
+}

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -98,6 +101,7 @@ func checkMarker(dir string) error {
 		return fmt.Errorf("tablebase %s: %w", dir, err)
 	}
 	entries, err := os.ReadDir(dir)
+	entries = slices.DeleteFunc(entries, isMarkerTemp)
 	switch {
 	case err != nil && errors.Is(err, os.ErrNotExist), err == nil && len(entries) == 0:
 		return fmt.Errorf("%w in %s", ErrNoTablebase, dir)
@@ -134,11 +138,25 @@ func ensureMarker(dir string) error {
 	return writeFileSynced(filepath.Join(dir, markerName), append(data, '\n'))
 }
 
-// writeFileSynced writes a new file atomically (temporary file, sync,
-// rename, sync of the directory), with the umask's permissions.
+// isMarkerTemp reports a marker being written (writeFileSynced's
+// temporary, perhaps left by a killed build): a directory holding only
+// such files is still empty, so that two builds making one new directory
+// a tablebase at once, or a reader meanwhile, never take it for a
+// foreign directory.
+func isMarkerTemp(e fs.DirEntry) bool {
+	return strings.HasPrefix(e.Name(), markerName+".") && strings.HasSuffix(e.Name(), ".tmp")
+}
+
+// tempSeq numbers the temporary files of this process.
+var tempSeq atomic.Int64
+
+// writeFileSynced writes a new file atomically (a temporary file of its
+// own, sync, rename, sync of the directory), with the umask's
+// permissions. Two processes writing the same file at once both succeed,
+// the last rename winning.
 func writeFileSynced(path string, data []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	tmp := fmt.Sprintf("%s.%d-%d.tmp", path, os.Getpid(), tempSeq.Add(1))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
 		return err
 	}
