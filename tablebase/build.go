@@ -207,6 +207,9 @@ func (b *builder) resume() (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if err := b.s.checkDroppable(dmg.Seeds); err != nil {
+		return 0, err
+	}
 	if err := b.s.dropFrom(dmg.Seeds); err != nil {
 		return 0, fmt.Errorf("repairing %s: %w", b.s.dir, err)
 	}

@@ -97,7 +97,7 @@ func (s *store) lockForBuild() error {
 	s.lock = lock
 	if err := removeLeftovers(s.vdir); err != nil {
 		lock.release()
-		return err
+		return fmt.Errorf("tablebase %s: %w", s.dir, err)
 	}
 	return nil
 }
@@ -111,8 +111,9 @@ func removeLeftovers(vdir string) error {
 	}
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), stagePrefix) || strings.HasPrefix(e.Name(), dropPrefix) {
-			if err := os.RemoveAll(filepath.Join(vdir, e.Name())); err != nil {
-				return err
+			path := filepath.Join(vdir, e.Name())
+			if err := os.RemoveAll(path); err != nil {
+				return fmt.Errorf("cannot remove %s, left by an earlier build (%v); give it back its permissions, or remove it, and run the build again", path, errors.Unwrap(err))
 			}
 		}
 	}
@@ -433,6 +434,42 @@ func (s *store) checkSpace(stored int64) error {
 			s.dir, humanize.IBytes(uint64(need)), humanize.IBytes(uint64(max(free, 0))), syscall.ENOSPC)
 	}
 	return nil
+}
+
+// checkDroppable fails, before anything is deleted, unless dropFrom(n)
+// can remove every layer it would: each must be a link or file (removed
+// as such, never followed) or a directory tree this process can list and
+// delete. The error names the first that cannot go and says what to do.
+func (s *store) checkDroppable(n int) error {
+	seeds, err := storedLayers(s.vdir)
+	if err != nil {
+		return err
+	}
+	for _, k := range seeds {
+		if k < n {
+			continue
+		}
+		path := filepath.Join(s.vdir, layerName(k))
+		if err := removableTree(path); err != nil {
+			return fmt.Errorf("tablebase %s: cannot repair %s: %s cannot be removed (%v); give it back its permissions, or remove it, and run the repair again",
+				s.dir, s.v.Name, path, errors.Unwrap(err))
+		}
+	}
+	return nil
+}
+
+// removableTree reports why the tree at path could not be removed: a
+// directory that cannot be listed, or whose entries cannot be deleted.
+func removableTree(path string) error {
+	return filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return writableDir(p)
+		}
+		return nil
+	})
 }
 
 // dropFrom removes the variant's layers n and above, highest first (renamed aside,

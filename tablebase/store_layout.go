@@ -187,8 +187,10 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// storedLayers lists the seed counts of the layer directories under vdir,
-// ascending.
+// storedLayers lists the seed counts of the layers under vdir, ascending:
+// every entry named layer-NN, whatever it is, so that one that is not a
+// readable directory (a dangling symlink, a file) is damage and not a
+// layer missing.
 func storedLayers(vdir string) ([]int, error) {
 	entries, err := os.ReadDir(vdir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -199,7 +201,7 @@ func storedLayers(vdir string) ([]int, error) {
 	}
 	var seeds []int
 	for _, e := range entries {
-		if n, ok := strings.CutPrefix(e.Name(), layerPrefix); ok && e.IsDir() {
+		if n, ok := strings.CutPrefix(e.Name(), layerPrefix); ok {
 			if k, err := strconv.Atoi(n); err == nil {
 				seeds = append(seeds, k)
 			}
