@@ -166,7 +166,11 @@
 //
 // A build writes layer n into staging-n, closes that database cleanly,
 // records its files in layer.json, syncs them all, and renames staging-n
-// to layer-n. A complete layer is thus a cleanly closed database that is
+// to layer-n. The database itself is written by a child process, this
+// program run again (store_writer.go): Badger writes through shared
+// memory maps from its own goroutines, so a disk that fills under them
+// is a SIGBUS that no goroutine of the build could recover, and in a
+// child it ends only the child, which the build reports as a full disk. A complete layer is thus a cleanly closed database that is
 // never opened for writing again, and a layer exists only once complete:
 // a build killed at any point (kill -9, power) resumes from its last
 // complete layer, deleting the staging directory it left. Rules versions
@@ -174,9 +178,10 @@
 // absent. The kalah sizes of one row length share one directory, that of
 // the four-seed size (DIR/kalah.r2 for six pits): every entry point takes
 // the variant through VariantOf (store_variant.go), since a kalah
-// position's value does not depend on the seeds the game started with. Files get the permissions of the umask (Badger makes some
-// owner-only; the build widens them to the umask's), and a build refuses
-// a non-empty directory that is not a tablebase.
+// position's value does not depend on the seeds the game started with.
+// Files get the permissions of the umask (Badger makes some owner-only;
+// the build widens them to the umask's), and a build refuses a non-empty
+// directory that is not a tablebase.
 //
 // # Damage
 //
@@ -184,7 +189,9 @@
 // the fields against what layer n of the variant must be (positions,
 // block size and count, checksum present, variant, rules, format), every
 // recorded file present at its recorded size (which catches truncation at
-// any length), and no layer missing below a stored one. Before Badger
+// any length), and no layer missing below a stored one; every entry
+// named layer-NN is a stored layer, so one that is not a readable
+// directory (a dangling symlink, a directory of mode 000) is damage too. Before Badger
 // opens a layer, its files are re-hashed against layer.json, so Badger
 // never parses a damaged file (its parsers panic on some, in goroutines
 // a caller cannot recover); a panic inside Badger on the caller's
@@ -194,15 +201,23 @@
 // damaged layers never look like layers not built. Build's Repair option
 // drops the first damaged layer and every layer above it (highest first,
 // so a crash part-way leaves no gap) of that variant and rules version
-// only, and builds them again; every other variant is untouched. A
+// only, and builds them again; every other variant is untouched. Before
+// it deletes anything it checks that it can delete every one of those
+// layers (a symlink is removed, never followed; a directory must be one
+// it can list and empty), and otherwise refuses in one line naming the
+// layer to fix, so a repair never leaves fewer layers than it found. A
 // Prober meets file damage lazily, when a probe first needs the layer:
 // the probe returns ok=false and Prober.Warnings lists the damage.
 //
 // Before writing a layer, the build checks the free space of the file
 // system (statfs) against three times the layer's compressed size plus
-// a margin, since Badger's memory-mapped files turn a full disk into a
-// SIGBUS rather than an error; too little is an error wrapping
-// syscall.ENOSPC, and nothing stored changes.
+// a margin; too little is an error wrapping syscall.ENOSPC, and nothing
+// stored changes. A disk that fills after the check, while the layer is
+// written (another process writing there), ends the writer process (a
+// SIGBUS in a mapping, or ENOSPC): that too is one error wrapping
+// syscall.ENOSPC, the staging directory is deleted and the stored layers
+// are untouched. The spilled graph's file is allocated (fallocate, else
+// written with zeros) before it is mapped, so it cannot fault either.
 //
 // # Concurrency
 //
@@ -214,5 +229,8 @@
 // nothing to recover in any complete layer. A build holds its variant's
 // build.lock exclusively: a second build of that variant fails at once
 // with an error wrapping ErrInUse ("tablebase DIR is in use by another
-// process"); builds of different variants may run side by side.
+// process"); builds of different variants may run side by side, also
+// when they start at once into a directory that does not exist yet (each
+// writes the marker through a temporary file of its own, and a directory
+// holding only such temporaries still counts as empty).
 package tablebase
