@@ -27,7 +27,12 @@ type Config struct {
 	// LoopbackOnly makes the server answer only requests whose Host names
 	// a loopback address (set it when listening on one).
 	LoopbackOnly bool
-	Limits       Limits
+	// MaxConns bounds the open connections; default 256. A connection
+	// over it closes the one idle longest (its client reconnects when it
+	// next asks), or waits for one to end when none is idle, so that idle
+	// keep-alive connections cannot use up the process's file limit.
+	MaxConns int
+	Limits   Limits
 	// Logf, if set, receives one line per failed request (status 500).
 	Logf func(format string, args ...any)
 }
@@ -60,6 +65,7 @@ func (c Config) withDefaults() Config {
 	if c.QueueWait <= 0 {
 		c.QueueWait = 3 * time.Second
 	}
+	c.MaxConns = defaultTo(c.MaxConns, 256)
 	l := &c.Limits
 	l.Body = defaultTo(l.Body, 64<<10)
 	l.Position = defaultTo(l.Position, 256)
@@ -178,6 +184,7 @@ func IsLoopback(addr string) bool {
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	base, cancelRequests := context.WithCancel(context.Background())
 	defer cancelRequests()
+	limited := newConnLimit(ln, s.cfg.MaxConns)
 	srv := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 5 * time.Second,
@@ -186,9 +193,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       60 * time.Second,
 		MaxHeaderBytes:    32 << 10,
 		BaseContext:       func(net.Listener) context.Context { return base },
+		ConnState:         limited.connState,
 	}
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	go func() { done <- srv.Serve(limited) }()
 	select {
 	case err := <-done:
 		return err
