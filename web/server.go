@@ -21,6 +21,10 @@ type Config struct {
 	Time time.Duration
 	// Searches is how many searches may run at once; default 1.
 	Searches int
+	// Lookups is how many look-ups (answers the tablebase gives at once:
+	// query, and solve of a position it holds) may run at once, beside
+	// the searches and without waiting for them; default 16.
+	Lookups int
 	// QueueWait is how long a request waits for a search slot before it
 	// gets 503; default 3 s.
 	QueueWait time.Duration
@@ -66,6 +70,7 @@ func (c Config) withDefaults() Config {
 		c.QueueWait = 3 * time.Second
 	}
 	c.MaxConns = defaultTo(c.MaxConns, 256)
+	c.Lookups = defaultTo(c.Lookups, 16)
 	l := &c.Limits
 	l.Body = defaultTo(l.Body, 64<<10)
 	l.Position = defaultTo(l.Position, 256)
@@ -87,13 +92,15 @@ type Server struct {
 	cfg      Config
 	oracle   Oracle
 	searches *semaphore.Weighted
+	lookups  *semaphore.Weighted
 	handler  http.Handler
 }
 
 // New returns a server over o with cfg's bounds (defaults filled in).
 func New(o Oracle, cfg Config) *Server {
 	cfg = cfg.withDefaults()
-	s := &Server{cfg: cfg, oracle: o, searches: semaphore.NewWeighted(int64(cfg.Searches))}
+	s := &Server{cfg: cfg, oracle: o, searches: semaphore.NewWeighted(int64(cfg.Searches)),
+		lookups: semaphore.NewWeighted(int64(cfg.Lookups))}
 	s.handler = s.routes()
 	return s
 }
