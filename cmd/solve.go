@@ -143,6 +143,9 @@ func printSolveText(out io.Writer, a oracle.Answer) error {
 	}
 	fmt.Fprintf(out, "value: %+d for player %d (%s)\n", a.Value, a.Player, exactness(a))
 	fmt.Fprintf(out, "best moves: %s\n", moveList(a.BestMoves))
+	if line := distanceLine(a); line != "" {
+		fmt.Fprintln(out, line)
+	}
 	if len(a.Moves) > 1 || len(a.Moves) == 1 && !a.MustPass {
 		for _, m := range a.Moves {
 			fmt.Fprintf(out, "  move %v: %+d%s (captures %d)\n", m.Move, m.Value, boundNote(m), m.Captured)

@@ -207,6 +207,11 @@ func fromTablebase(a *Answer, srv served, v *position.Variant, p position.Positi
 	}
 	a.Value, a.BestMoves = bestOf(a.Moves)
 	a.Exact, a.Lower, a.Upper, a.BestMovesComplete = true, a.Value, a.Value, true
+	if d, ok := srv.tb.(distancer); ok {
+		if _, plies, ok := d.ProbeDistance(p); ok {
+			a.Distance = &plies
+		}
+	}
 	a.Stopped, a.Source = string(solver.StopExact), SourceTablebase
 	a.PV, a.PVComplete = pv.build(p, nil, -1)
 	return nil

@@ -198,6 +198,11 @@ function renderEvaluation(s, pos) {
   const how = s.exact ? "exact" : `estimate at depth ${s.depth}`;
   html("strong", {}, ev, `Value ${signed(s.value)} for player ${pos.side}`);
   ev.append(` (${how}). Best: ${(s.best_moves || []).map(moveText).join(", ") || "-"}.`);
+  // The tablebase's distance: plies to the capture or game end that
+  // realises the value (none for a value of 0).
+  if (s.distance !== undefined && s.value !== 0) {
+    html("span", { class: "distance" }, ev, ` Distance: ${count(s.distance, "ply", "plies")} to the capture or game end that realises it.`);
+  }
   if (s.pv && s.pv.length) {
     const shown = s.pv.slice(0, 16).map(moveText).join(" ");
     ev.append(` Line: ${shown}${s.pv.length > 16 ? ` \u2026 (${s.pv.length} plies)` : ""}.`);
