@@ -16,7 +16,7 @@ const failsafe = time.Minute
 // position before the in-memory build is done, without starting it.
 func TestLookupAnswersBesideASearch(t *testing.T) {
 	o := newOracle(t, Config{MemTBSeeds: 6, Threads: 1, HashMiB: 4})
-	held := mustSetup(t, "awari:0,0,1,1,0,0/0,0,1,2,0,1:1")  // 6 seeds
+	held := mustSetup(t, "awari:0,0,1,1,0,0/0,0,1,2,0,1:1")   // 6 seeds
 	beyond := mustSetup(t, "awari:0,3,1,1,0,0/0,0,1,2,0,1:1") // 9 seeds
 	ctx := context.Background()
 	if _, ok, err := o.Lookup(ctx, held); ok || err != nil {
