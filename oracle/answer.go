@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/dustin/go-humanize/english"
+
 	"github.com/mancala-solver/mancala/position"
 	"github.com/mancala-solver/mancala/solver"
 )
@@ -144,7 +146,7 @@ type NotInTablebaseError struct {
 }
 
 func (e *NotInTablebaseError) Error() string {
-	return fmt.Sprintf("%s: not in the tablebase (built up to %d seeds, this position has %d)", e.Position, e.MaxSeeds, e.Seeds)
+	return fmt.Sprintf("%s: not in the tablebase (built up to %s, this position has %d)", e.Position, english.Plural(e.MaxSeeds, "seed", ""), e.Seeds)
 }
 
 // newAnswer starts the answer for s.

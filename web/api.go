@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize/english"
 	"golang.org/x/sync/semaphore"
 )
 
@@ -139,7 +140,7 @@ func gameFields(line string) (start string, moves []string) {
 // search runs one search under a slot of the search semaphore (see
 // acquire), with a context that ends searchTime plus a grace from now.
 func (s *Server) search(w http.ResponseWriter, r *http.Request, searchTime time.Duration, run func(context.Context) (any, error)) {
-	if !s.acquire(w, r, s.searches, fmt.Sprintf("%d searches running", s.cfg.Searches)) {
+	if !s.acquire(w, r, s.searches, english.Plural(s.cfg.Searches, "search", "")+" running") {
 		return
 	}
 	defer s.searches.Release(1)
@@ -154,7 +155,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, searchTime time.
 // answered: run's ok false (and no error) means the Oracle needs a
 // search instead, and nothing is written.
 func (s *Server) lookup(w http.ResponseWriter, r *http.Request, run func(context.Context) (any, bool, error)) bool {
-	if !s.acquire(w, r, s.lookups, fmt.Sprintf("%d look-ups running", s.cfg.Lookups)) {
+	if !s.acquire(w, r, s.lookups, english.Plural(s.cfg.Lookups, "look-up", "")+" running") {
 		return true
 	}
 	defer s.lookups.Release(1)

@@ -154,3 +154,16 @@ func TestLookupsDoNotQueueBehindSearches(t *testing.T) {
 		}
 	}
 }
+
+// The busy message counts the slots in words: "1 search running".
+func TestBusyMessageSingular(t *testing.T) {
+	f := newFake()
+	h := New(f, Config{Searches: 1, QueueWait: 10 * time.Millisecond}).Handler()
+	go do(t, h, "GET", "/api/solve?position=slow", "")
+	<-f.started
+	defer close(f.release)
+	resp, body := do(t, h, "GET", "/api/solve?position=awari", "")
+	if msg := errorOf(t, body); resp.StatusCode != 503 || msg != "server busy: 1 search running; try again shortly" {
+		t.Errorf("status %d: %q", resp.StatusCode, msg)
+	}
+}
