@@ -201,7 +201,7 @@ func rate(perSecond float64) string {
 func buildSummary(dir string, v *position.Variant, stats tablebase.BuildStats) (buildResult, error) {
 	res := buildResult{Variant: v.Name, Dir: dir, MaxSeeds: stats.MaxSeeds, ResumedLayers: stats.Resumed, DroppedLayers: stats.Dropped,
 		BuiltLayers: len(stats.Layers), BuiltPositions: stats.Positions, Seconds: stats.Seconds}
-	if tv := v.TablebaseVariant(); tv != v {
+	if tv := tablebase.VariantOf(v); tv != v {
 		res.TablebaseOf = tv.Name
 	}
 	ix := tablebase.NewIndex(v.Pits)

@@ -1,11 +1,13 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mancala-solver/mancala/oracle"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -46,22 +48,6 @@ Notation: docs/notation.md.`,
 	return c
 }
 
-// playedMove is one move of `play --json`: a pit number or "pass" (the
-// rules forced it), with the seeds it captured.
-type playedMove struct {
-	Player   int `json:"player"`
-	Move     any `json:"move"`
-	Captured int `json:"captured"`
-}
-
-type playResult struct {
-	Position   string             `json:"position"`
-	Moves      []playedMove       `json:"moves"`
-	GameOver   bool               `json:"game_over"`
-	FinalScore *[2]int            `json:"final_score,omitempty"`
-	End        position.EndReason `json:"end,omitempty"`
-}
-
 func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) error {
 	setup, err := parsePosition(arg)
 	if err != nil {
@@ -71,30 +57,9 @@ func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) er
 	if err != nil {
 		return err
 	}
-	g := position.NewGame(setup)
-	if opts.noStopAt {
-		g = position.NewGameNoStopAt(setup)
-	}
-	res := playResult{Moves: []playedMove{}}
-	if g.StartPassed {
-		res.Moves = append(res.Moves, forcedPass(position.Opponent(g.Position.Player())))
-	}
-	for i, text := range moves {
-		played, err := playMove(g, text)
-		if err != nil {
-			return fmt.Errorf("%w (the %s move in the list)%s", err, position.Ordinal(i+1), legalMovesNote(g))
-		}
-		if played.Pit == position.PassPit {
-			continue // it names the forced pass already listed
-		}
-		res.Moves = append(res.Moves, playedMove{Player: played.Player, Move: moveJSON(played.Pit), Captured: played.Captured})
-		if played.Passed {
-			res.Moves = append(res.Moves, forcedPass(position.Opponent(played.Player)))
-		}
-	}
-	res.Position, res.GameOver, res.End = g.Setup.String(), g.Over, g.End
-	if g.Over {
-		res.FinalScore = &g.Final
+	res, err := oracle.Play(setup, moves, opts.noStopAt)
+	if err != nil {
+		return moveErrorProse(err)
 	}
 	if opts.json {
 		return writeJSON(out, res)
@@ -102,26 +67,25 @@ func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) er
 	return printPlay(out, res)
 }
 
-// playMove parses one move of g's variant and plays it.
-func playMove(g *position.Game, text string) (position.Played, error) {
-	if g.Over {
-		return position.Played{}, fmt.Errorf("move %s: the game is over (%s)", text, endProse(g.End))
+// moveErrorProse words a bad move of oracle.Play for people: why, with
+// the end in words when the game is over, its place in the list and the
+// legal moves.
+func moveErrorProse(err error) error {
+	var me *oracle.MoveError
+	if !errors.As(err, &me) {
+		return err
 	}
-	pit, err := g.Variant.ParseMove(text)
-	if err != nil {
-		return position.Played{}, err
+	cause := me.Err
+	if me.Game.Over {
+		cause = fmt.Errorf("move %s: the game is over (%s)", me.Text, endProse(me.Game.End))
 	}
-	return g.Play(pit)
+	return fmt.Errorf("%w (the %s move in the list)%s", cause, position.Ordinal(me.N), legalMovesNote(me.Game))
 }
 
-func forcedPass(player int) playedMove {
-	return playedMove{Player: player, Move: moveJSON(position.PassPit)}
-}
-
-func printPlay(out io.Writer, res playResult) error {
+func printPlay(out io.Writer, res oracle.Played) error {
 	fmt.Fprintln(out, res.Position)
 	for _, m := range res.Moves {
-		if m.Move == "pass" {
+		if m.Move == oracle.Pass {
 			fmt.Fprintln(out, passNote(m.Player))
 			continue
 		}

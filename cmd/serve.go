@@ -95,7 +95,7 @@ func runServe(ctx context.Context, c *cobra.Command, opts *serveOptions) error {
 	if err != nil {
 		return fmt.Errorf("--addr %s: %w", opts.addr, err)
 	}
-	answers, err := web.NewAnswers(oracle.Config{TBDir: opts.tb, Threads: opts.threads, HashMiB: opts.hash})
+	answers, err := web.NewAnswers(oracle.Config{TBDir: opts.tb, MemTBSeeds: oracle.MemTBAuto, Threads: opts.threads, HashMiB: opts.hash})
 	if err != nil {
 		ln.Close()
 		return err

@@ -74,7 +74,7 @@ func runShow(in io.Reader, out io.Writer, arg string, opts *showOptions) error {
 // showOne prints one position; oneLine gives JSON on one line.
 func showOne(out io.Writer, setup position.Setup, oneLine bool, opts *showOptions) error {
 	g := position.NewGame(setup)
-	res := showResult{Position: g.Setup.String(), Passed: g.StartPassed, GameOver: g.Over,
+	res := showResult{Position: g.Setup.String(), Passed: g.StartPassed(), GameOver: g.Over,
 		End: string(g.End), Moves: []showMove{}, Seeds: g.Position.Seeds()}
 	if g.Over {
 		res.FinalScore = &g.Final

@@ -93,7 +93,7 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 		}
 		a, err := o.Solve(ctx, input.Setup, so)
 		if err != nil {
-			return err
+			return tablebaseHint(err, input.Setup.Variant, input.Setup.Position.Seeds(), opts.tb, input.Setup.String())
 		}
 		if err := printSolve(out, a, opts.json, arg == "-", i > 0); err != nil {
 			return err

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/mancala-solver/mancala/internal/lines"
@@ -59,7 +58,7 @@ func ParseGames(r io.Reader) ([]Game, error) {
 			return nil
 		}
 		if err == nil {
-			_, _, err = g.replay()
+			_, err = g.replay()
 		}
 		if err != nil {
 			return fmt.Errorf("line %d: %w", n, err)
@@ -74,60 +73,15 @@ func ParseGames(r io.Reader) ([]Game, error) {
 	return games, nil
 }
 
-// ply is one ply of a replayed game: who moved, from where, after which
-// positions of its layer, and what it captured.
-type ply struct {
-	setup    position.Setup      // the position before the move, with the captures so far when known
-	history  []position.Position // the positions of its layer before it on the game's line
-	move     position.Move
-	captured int
-}
-
 // replay plays the game out with every end rule (position.Game) and
-// returns its plies, forced passes included as plies of their own, and
-// the game as it ended. An error names the ply and the move.
-func (g Game) replay() ([]ply, *position.Game, error) {
+// returns it: its Line holds every ply, forced passes included as plies
+// of their own. An error names the ply and the move.
+func (g Game) replay() (*position.Game, error) {
 	pg := position.NewGame(g.Start)
-	var plies []ply
-	var layer []position.Position
-	add := func(s position.Setup, m position.Move) {
-		plies = append(plies, ply{setup: s, history: slices.Clone(layer), move: m, captured: int(m.Captured)})
-		if m.Captured > 0 {
-			layer = layer[:0]
-		} else {
-			layer = append(layer, s.Position)
-		}
-	}
-	pending := pg.StartPassed // a forced pass was applied and may be named
-	if pending {
-		add(g.Start, passMove(g.Start.Position))
-	}
 	for i, pit := range g.Moves {
-		before := pg.Setup
-		if pit == position.PassPit && pending {
-			pending = false
-			if _, err := pg.Play(pit); err != nil { // names the pass already applied
-				return nil, nil, fmt.Errorf("ply %d (move %d of the record, pass): %w", len(plies)+1, i+1, err)
-			}
-			continue
-		}
-		played, err := pg.Play(pit)
-		if err != nil {
-			return nil, nil, fmt.Errorf("ply %d (move %d of the record, %s): %w", len(plies)+1, i+1, position.MoveString(pit), err)
-		}
-		m, _ := g.Start.Variant.MakeMove(before.Position, pit) // legal: Play took it
-		add(before, m)
-		pending = played.Passed
-		if pending {
-			s := pg.Setup
-			s.Position = m.Next // the opponent to move, who must pass
-			add(s, passMove(m.Next))
+		if _, err := pg.Play(pit); err != nil {
+			return nil, fmt.Errorf("ply %d (move %d of the record, %s): %w", len(pg.Line)+1, i+1, position.MoveString(pit), err)
 		}
 	}
-	return plies, pg, nil
-}
-
-// passMove is the forced pass of p.
-func passMove(p position.Position) position.Move {
-	return position.Move{Pit: position.PassPit, Next: p.Swapped()}
+	return pg, nil
 }

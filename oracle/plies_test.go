@@ -3,11 +3,13 @@ package oracle
 import (
 	"slices"
 	"testing"
+
+	"github.com/mancala-solver/mancala/position"
 )
 
 // twoPlies is oware's start with move 4 played (it captures nothing and
 // passes the move), then one more ply: the answers are given by each test.
-func twoPlies(t *testing.T) []ply {
+func twoPlies(t *testing.T) []position.Ply {
 	t.Helper()
 	s := mustSetup(t, "oware")
 	m, err := s.Variant.MakeMove(s.Position, 4)
@@ -17,7 +19,7 @@ func twoPlies(t *testing.T) []ply {
 	next := s
 	next.Position = m.Next
 	m2, _ := s.Variant.MakeMove(m.Next, 1)
-	return []ply{{setup: s, move: m}, {setup: next, move: m2}}
+	return []position.Ply{{Before: s, Move: m}, {Before: next, Move: m2}}
 }
 
 // An exact ply whose search proved the value but not every move: the

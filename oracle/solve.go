@@ -8,6 +8,7 @@ import (
 
 	"github.com/mancala-solver/mancala/position"
 	"github.com/mancala-solver/mancala/solver"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // SolveOptions are one Solve call's settings.
@@ -230,8 +231,10 @@ func (o *Oracle) Query(ctx context.Context, s position.Setup) (Answer, error) {
 		switch {
 		case err != nil:
 			return served{}, err
+		case disk == nil && o.cfg.TBDir == "":
+			return served{}, fmt.Errorf("%w: tablebases are off", ErrNoTablebase)
 		case disk == nil:
-			return served{}, fmt.Errorf("%w for %s", ErrNoTablebase, vs.v.Name)
+			return served{}, tablebase.Missing(o.cfg.TBDir, vs.v)
 		case p.Seeds() > disk.MaxSeeds():
 			return served{}, &NotInTablebaseError{Position: a.Position, Seeds: p.Seeds(), MaxSeeds: disk.MaxSeeds()}
 		}
