@@ -107,8 +107,8 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 
 // printProgress is one --progress line: an iteration of the search.
 func printProgress(errOut io.Writer, p solver.Progress) {
-	fmt.Fprintf(errOut, "depth %d: %+d (proven %+d..%+d), best move %v, %d nodes, %.1f s\n",
-		p.Depth, p.Value, p.Lower, p.Upper, oracle.Move(p.BestMove), p.Nodes, p.Elapsed.Seconds())
+	fmt.Fprintf(errOut, "depth %d: %+d (proven %+d..%+d), best move %v, %s, %.1f s\n",
+		p.Depth, p.Value, p.Lower, p.Upper, oracle.Move(p.BestMove), plural(int64(p.Nodes), "node"), p.Elapsed.Seconds())
 }
 
 func checkSolveOptions(opts *solveOptions) error {

@@ -110,7 +110,7 @@ func (s *Server) checkGames(body string) (plies int, err error) {
 		games++
 		switch {
 		case games > s.cfg.Limits.Games:
-			return 0, fmt.Errorf("line %d: more than %d games", i+1, s.cfg.Limits.Games)
+			return 0, fmt.Errorf("line %d: more than %s", i+1, english.Plural(s.cfg.Limits.Games, "game", ""))
 		case len(start) > s.cfg.Limits.Position:
 			return 0, fmt.Errorf("line %d: position longer than %d bytes", i+1, s.cfg.Limits.Position)
 		case len(moves) > s.cfg.Limits.Plies:
