@@ -34,7 +34,7 @@ const (
 	EndOneEach    EndReason = "one seed each" // one seed on each row, where that ends the game
 	EndEmptyRow   EndReason = "empty row"     // a row is empty, where that ends the game (kalah)
 	EndStopAt     EndReason = "stop at 25"    // a player has captured the variant's StopAt seeds
-	EndRepetition EndReason = "repetition"    // a position occurred again; the board counts for nobody
+	EndRepetition EndReason = "repetition"    // a position occurred again; the board goes as Variant.RepetitionShares says
 )
 
 // Played is the result of one move in a game.
@@ -110,7 +110,11 @@ func (g *Game) settle() (passed bool) {
 		g.Position, passed = buf[0].Next, true
 	}
 	if g.seen[g.Position] {
-		g.finish(EndRepetition, 0, 0)
+		own, opp := v.RepetitionShares(g.Position)
+		if g.Position.Side == 1 {
+			own, opp = opp, own
+		}
+		g.finish(EndRepetition, own, opp)
 		return passed
 	}
 	g.seen[g.Position] = true
