@@ -212,6 +212,7 @@ func (e *Engine) stop() {
 	e.run = nil
 	e.mu.Unlock()
 	if r == nil {
+		e.debugf("stop: not searching")
 		return
 	}
 	r.cancel()
