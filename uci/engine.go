@@ -57,6 +57,7 @@ type Engine struct {
 	debug bool
 
 	or   *oracle.Oracle // opened on the first search after an option change
+	warm bool           // or's solver for the variant exists (warmUp)
 	line *line
 
 	mu  sync.Mutex // guards run
@@ -145,7 +146,7 @@ func (e *Engine) closeOracle() error {
 		return nil
 	}
 	err := e.or.Close()
-	e.or = nil
+	e.or, e.warm = nil, false
 	return err
 }
 
@@ -153,7 +154,7 @@ func (e *Engine) closeOracle() error {
 var commands = map[string]func(e *Engine, args []string){
 	"uci":        (*Engine).cmdUCI,
 	"debug":      (*Engine).cmdDebug,
-	"isready":    func(e *Engine, _ []string) { e.out.send("readyok") },
+	"isready":    (*Engine).cmdIsReady,
 	"setoption":  (*Engine).cmdSetOption,
 	"ucinewgame": (*Engine).cmdNewGame,
 	"position":   (*Engine).cmdPosition,
@@ -189,6 +190,37 @@ func (e *Engine) debugf(format string, args ...any) {
 	if e.debug {
 		e.out.send("info string " + fmt.Sprintf(format, args...))
 	}
+}
+
+// cmdIsReady answers readyok, first making the search's transposition
+// table when no search is under way and none exists (warmUp).
+func (e *Engine) cmdIsReady(_ []string) {
+	if !e.searching() {
+		e.warmUp()
+	}
+	e.out.send("readyok")
+}
+
+// warmUp makes the oracle and its solver for the variant with a one-node
+// search of the start position, so that allocating (and faulting in) a
+// table of hundreds of MiB happens while the GUI waits for readyok, not in
+// the first timed search.
+func (e *Engine) warmUp() {
+	if e.warm {
+		return
+	}
+	or, err := e.oracle()
+	if err != nil {
+		e.debugf("%v", err)
+		return
+	}
+	v := e.cfg.Variant
+	start := position.Setup{Variant: v, Position: v.Start(), CapturesKnown: true}
+	if _, err := or.Solve(context.Background(), start, oracle.SolveOptions{Nodes: 1, NoPV: true}); err != nil {
+		e.debugf("%v", err)
+		return
+	}
+	e.warm = true
 }
 
 func (e *Engine) cmdUCI(_ []string) {
@@ -323,7 +355,7 @@ func (e *Engine) setVariant(name string) error {
 	if err := Supported(v); err != nil {
 		return err
 	}
-	e.cfg.Variant = v
+	e.cfg.Variant, e.warm = v, false
 	e.line = newLine(position.Setup{Variant: v, Position: v.Start(), CapturesKnown: true})
 	return nil
 }
