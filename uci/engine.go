@@ -419,7 +419,7 @@ func (e *Engine) oracle() (*oracle.Oracle, error) {
 	if e.or != nil {
 		return e.or, nil
 	}
-	or, err := oracle.Open(oracle.Config{TBDir: e.cfg.TBDir, NoTB: e.cfg.NoTB,
+	or, err := oracle.Open(oracle.Config{TBDir: e.cfg.TBDir, NoTB: e.cfg.NoTB, MemTBSeeds: oracle.MemTBAuto,
 		Threads: e.cfg.Threads, HashMiB: e.cfg.HashMiB})
 	if err != nil {
 		return nil, err
