@@ -174,3 +174,13 @@ func TestVariantRepetitionRule(t *testing.T) {
 		t.Errorf("oware: %q", plain)
 	}
 }
+
+// go ponder on a finished game holds its null move until stop, as any
+// ponder search does: samurai would read an early one as the answer to
+// its next go.
+func TestPonderGameOver(t *testing.T) {
+	lines := transcript(t, "oware-own", "position fen 0-0-0-0-0-0-1-1-0-0-0-0-23-23-N\ngo ponder\nisready\nstop\nstop\n")
+	if !slices.Equal(lines, []string{"readyok", "bestmove 0000"}) {
+		t.Errorf("got %q", lines)
+	}
+}

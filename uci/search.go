@@ -148,23 +148,25 @@ func (e *Engine) cmdGo(args []string) {
 		return
 	}
 	l := e.line
-	if l.game.Over {
-		e.debugf("the game is over (%s)", l.game.End)
-		e.out.send("bestmove " + NullMove)
-		return
-	}
-	or, err := e.oracle()
-	if err != nil {
-		e.debugf("%v", err)
-		e.out.send("bestmove " + fallbackMove(l))
-		return
-	}
 	budget, timed := g.budget(int(l.game.Position.Side))
 	held := g.infinite || g.ponder
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{cancel: cancel, done: make(chan struct{}), release: make(chan struct{}), budget: budget, timed: timed}
 	if !held {
 		r.let()
+	}
+	or, err := e.oracle()
+	if l.game.Over || err != nil {
+		if err != nil {
+			e.debugf("%v", err)
+		} else {
+			e.debugf("the game is over (%s)", l.game.End)
+		}
+		e.mu.Lock()
+		e.run = r
+		e.mu.Unlock()
+		go e.answerAt(r, fallbackMove(l)) // held, like any search, under infinite or ponder
+		return
 	}
 	opts := oracle.SolveOptions{History: l.history(), Depth: g.depth, Nodes: g.nodes,
 		Progress: e.progressFunc(l)}
@@ -203,6 +205,15 @@ func (e *Engine) search(ctx context.Context, or *oracle.Oracle, l *line, opts or
 		return
 	}
 	e.out.send("bestmove " + best)
+}
+
+// answerAt sends bestmove move once r may answer: a search that has
+// nothing to search.
+func (e *Engine) answerAt(r *running, move string) {
+	defer close(r.done)
+	defer r.cancel()
+	<-r.release
+	e.out.send("bestmove " + move)
 }
 
 // stop ends the search under way, if any, and waits for its bestmove.
