@@ -30,7 +30,7 @@
 // game's end rules (the 25-seed stop, repetition, the variant's end) decide
 // when it is over, and its positions are the search's history: a move back
 // to one is a repetition, scored by the variant (position.Variant.
-// RepetitionShares). Search is oracle.Solve, cancelled by stop; go infinite
+// RepetitionShares). Search is oracle.Reply, cancelled by stop; go infinite
 // and go ponder hold their bestmove until stop or ponderhit, as UCI says.
 // The time for a move is goParams.budget's.
 //

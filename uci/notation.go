@@ -113,17 +113,13 @@ func letterPit(p position.Position, letter byte) (int, error) {
 	return 0, fmt.Errorf("move %q is not a pit letter (A..F for South, a..f for North)", string(letter))
 }
 
-// line is the game the GUI set up: where it started, the moves played, and
-// every position reached (for repetitions), the current one last.
+// line is the game the GUI set up: where it started and the moves played
+// (position.Game, whose Line holds the positions a move may repeat).
 type line struct {
-	game    *position.Game
-	reached []position.Position
+	game *position.Game
 }
 
-func newLine(s position.Setup) *line {
-	g := position.NewGame(s)
-	return &line{game: g, reached: []position.Position{g.Position}}
-}
+func newLine(s position.Setup) *line { return &line{game: position.NewGame(s)} }
 
 // play applies moves written together ("AfCb"; spaces between letters are
 // allowed). An illegal move is an error naming it and its place; the line
@@ -137,22 +133,16 @@ func (l *line) play(moves string) error {
 			continue
 		}
 		n++
-		p := l.game.Position
-		pit, err := letterPit(p, c)
+		pit, err := letterPit(l.game.Position, c)
 		if err == nil {
 			_, err = l.game.Play(pit)
 		}
 		if err != nil {
 			return fmt.Errorf("the %s move: %w", position.Ordinal(n), err)
 		}
-		l.reached = append(l.reached, l.game.Position)
 	}
 	return nil
 }
-
-// history is the line before the current position, oldest first: a move
-// back to one of these positions is a repetition.
-func (l *line) history() []position.Position { return l.reached[:len(l.reached)-1] }
 
 // letters writes a sequence of moves (pits and passes) from p in the
 // dialect, letters together; it stops at a move that is not legal.

@@ -24,8 +24,8 @@ func TestLinePlay(t *testing.T) {
 	if got := FormatFEN(l.game.Setup); got != "0-6-0-7-6-5-5-0-6-5-5-1-0-2-S" {
 		t.Errorf("fen %s", got)
 	}
-	if len(l.history()) != 4 {
-		t.Errorf("history of %d positions, want 4", len(l.history()))
+	if len(l.game.Line) != 4 {
+		t.Errorf("a line of %d plies, want 4", len(l.game.Line))
 	}
 }
 

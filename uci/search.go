@@ -168,8 +168,7 @@ func (e *Engine) cmdGo(args []string) {
 		go e.answerAt(r, fallbackMove(l)) // held, like any search, under infinite or ponder
 		return
 	}
-	opts := oracle.SolveOptions{History: l.history(), Depth: g.depth, Nodes: g.nodes,
-		Progress: e.progressFunc(l)}
+	opts := oracle.SolveOptions{Depth: g.depth, Nodes: g.nodes, Progress: e.progressFunc(l)}
 	switch {
 	case g.infinite:
 		opts.Depth, opts.Nodes = 0, 0
@@ -188,7 +187,7 @@ func (e *Engine) cmdGo(args []string) {
 func (e *Engine) search(ctx context.Context, or *oracle.Oracle, l *line, opts oracle.SolveOptions, r *running) {
 	defer close(r.done)
 	defer r.cancel()
-	a, err := or.Solve(ctx, l.game.Setup, opts)
+	a, err := or.Reply(ctx, l.game, opts)
 	best := fallbackMove(l)
 	if err != nil {
 		e.out.send("info string error: " + err.Error())
@@ -324,14 +323,10 @@ func pits(moves []oracle.Move) []int {
 	return out
 }
 
-// answerMove is the move to play from a search answer: the principal
-// variation's first move, else the first best move.
+// answerMove is the move to play from a search answer (Answer.Choice).
 func answerMove(l *line, a oracle.Answer) string {
-	p := l.game.Position
-	for _, m := range append(append([]oracle.Move{}, a.PV...), a.BestMoves...) {
-		if _, err := l.game.Variant.MakeMove(p, int(m)); err == nil && m != oracle.Pass {
-			return moveLetter(p, int(m))
-		}
+	if m, ok := a.Choice(); ok && m != oracle.Pass {
+		return moveLetter(l.game.Position, int(m))
 	}
 	return fallbackMove(l)
 }
