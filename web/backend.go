@@ -98,18 +98,28 @@ func (a *Answers) Play(ctx context.Context, pos, moves string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	texts, err := position.SplitMoves([]string{moves})
-	if strings.TrimSpace(moves) == "" { // no moves: the position itself
-		texts, err = nil, nil
-	}
+	texts, err := moveList(moves)
 	if err != nil {
-		return nil, &BadRequest{Err: err}
+		return nil, err
 	}
 	res, err := oracle.Play(s, texts, false)
 	if err != nil {
 		return nil, &BadRequest{Err: err}
 	}
 	return res, nil
+}
+
+// moveList splits a request's move list (position.SplitMoves); no moves
+// is the position itself, a malformed list a BadRequest.
+func moveList(moves string) ([]string, error) {
+	if strings.TrimSpace(moves) == "" {
+		return nil, nil
+	}
+	texts, err := position.SplitMoves([]string{moves})
+	if err != nil {
+		return nil, &BadRequest{Err: err}
+	}
+	return texts, nil
 }
 
 // Analyze reads the games (oracle.ParseGames: a bad record or an illegal

@@ -121,6 +121,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("/api/solve", only("GET", s.solve))
 	mux.HandleFunc("/api/query", only("GET", s.query))
 	mux.HandleFunc("/api/play", only("GET", s.play))
+	mux.HandleFunc("/api/move", only("GET", s.move))
 	mux.HandleFunc("/api/analyze", only("POST", s.analyze))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API route: "+r.Method+" "+r.URL.Path)
