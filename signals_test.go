@@ -178,7 +178,8 @@ func TestBuildInterrupt(t *testing.T) {
 // the search answer with what it has (status 200, an estimate), then the
 // server stops gracefully and exits 143 or 130. The search is known to be
 // in flight, without timing, because with one search slot a second
-// request is refused (503) while it runs.
+// search (an instant one when it gets the slot) is refused (503) while it
+// runs.
 func TestServeSignalAnswersSearchInFlight(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(signalName(sig), func(t *testing.T) { testServeSignal(t, sig) })
@@ -225,7 +226,9 @@ func testServeSignal(t *testing.T, sig syscall.Signal) {
 		replies <- reply{resp.StatusCode, string(body), err}
 	}()
 	for {
-		resp, err := http.Get(base + "/api/query?position=awari")
+		// An analysis of a game without moves takes a search slot and
+		// none of its time.
+		resp, err := http.Post(base+"/api/analyze", "text/plain", strings.NewReader("awari\n"))
 		if err != nil {
 			t.Fatal(err)
 		}

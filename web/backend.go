@@ -62,6 +62,20 @@ func (a *Answers) Solve(ctx context.Context, q SolveQuery) (any, error) {
 	return a.o.Solve(ctx, s, oracle.SolveOptions{AllMoves: q.All, Time: q.Time})
 }
 
+// Lookup is oracle.Lookup: an answer from a tablebase ready now, or ok
+// false.
+func (a *Answers) Lookup(ctx context.Context, q SolveQuery) (any, bool, error) {
+	s, err := parseSetup(q.Position)
+	if err != nil {
+		return nil, false, err
+	}
+	ans, ok, err := a.o.Lookup(ctx, s)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	return ans, true, nil
+}
+
 // Query answers from the tablebase on disk alone; a position it does not
 // hold, or no tablebase, is a NotFound.
 func (a *Answers) Query(ctx context.Context, pos string) (any, error) {
@@ -84,18 +98,28 @@ func (a *Answers) Play(ctx context.Context, pos, moves string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	texts, err := position.SplitMoves([]string{moves})
-	if strings.TrimSpace(moves) == "" { // no moves: the position itself
-		texts, err = nil, nil
-	}
+	texts, err := moveList(moves)
 	if err != nil {
-		return nil, &BadRequest{Err: err}
+		return nil, err
 	}
 	res, err := oracle.Play(s, texts, false)
 	if err != nil {
 		return nil, &BadRequest{Err: err}
 	}
 	return res, nil
+}
+
+// moveList splits a request's move list (position.SplitMoves); no moves
+// is the position itself, a malformed list a BadRequest.
+func moveList(moves string) ([]string, error) {
+	if strings.TrimSpace(moves) == "" {
+		return nil, nil
+	}
+	texts, err := position.SplitMoves([]string{moves})
+	if err != nil {
+		return nil, &BadRequest{Err: err}
+	}
+	return texts, nil
 }
 
 // Analyze reads the games (oracle.ParseGames: a bad record or an illegal
