@@ -263,6 +263,9 @@ func (s *store) putLayer(info LayerInfo, blocks, distBlocks [][]byte) error {
 	}
 	if err := s.writeStage(stage, info, blocks, distBlocks); err != nil {
 		os.RemoveAll(stage)
+		if errors.Is(err, syscall.ENOSPC) {
+			err = fmt.Errorf("%w %s", err, spaceHint)
+		}
 		return err
 	}
 	if err := os.Rename(stage, filepath.Join(s.vdir, layerName(info.Seeds))); err != nil {
@@ -410,6 +413,9 @@ func (s *store) loadDistances(info LayerInfo) ([]uint16, error) {
 // blocks.
 const spaceMargin = 4 << 20
 
+// spaceHint ends every error of a full disk: what to do about it.
+const spaceHint = "(free some space and run the same command to resume)"
+
 // freeSpace reports the bytes that may still be written under a directory;
 // tests replace it to simulate a full disk.
 var freeSpace = diskFree
@@ -430,8 +436,8 @@ func (s *store) checkSpace(stored int64) error {
 		return err
 	}
 	if need := 3*stored + spaceMargin; free < need {
-		return fmt.Errorf("tablebase %s: the next layer needs about %s free, %s are: %w (free some space and run the same command to resume)",
-			s.dir, humanize.IBytes(uint64(need)), humanize.IBytes(uint64(max(free, 0))), syscall.ENOSPC)
+		return fmt.Errorf("tablebase %s: the next layer needs about %s free, %s are: %w %s",
+			s.dir, humanize.IBytes(uint64(need)), humanize.IBytes(uint64(max(free, 0))), syscall.ENOSPC, spaceHint)
 	}
 	return nil
 }

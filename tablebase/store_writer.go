@@ -161,7 +161,7 @@ func (s *store) streamBlocks(w io.Writer, n int, blocks, distBlocks [][]byte) er
 // anything else names the writer's last line.
 func (s *store) writerFailed(n int, err error, stderr string) error {
 	if strings.Contains(stderr, "SIGBUS") || strings.Contains(stderr, syscall.ENOSPC.Error()) {
-		return fmt.Errorf("tablebase %s: the disk filled while layer %d was written: %w (free some space and run the same command to resume)", s.dir, n, syscall.ENOSPC)
+		return fmt.Errorf("tablebase %s: the disk filled while layer %d was written: %w", s.dir, n, syscall.ENOSPC)
 	}
 	msg := err.Error()
 	if line := lastLine(stderr); line != "" {
