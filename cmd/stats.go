@@ -50,11 +50,11 @@ func runStats(out io.Writer, name string, opts *statsOptions) error {
 	}
 	dir := tbDir(opts.tb)
 	layers, err := tablebase.Stats(dir, v)
-	if err != nil {
-		return err
+	if err == nil && len(layers) == 0 {
+		err = tablebase.Missing(dir, v)
 	}
-	if len(layers) == 0 {
-		return fmt.Errorf("no %s layers in %s", v.Name, dir)
+	if err != nil {
+		return tablebaseHint(err, v, -1, opts.tb, "")
 	}
 	res := statsResult{Variant: v.Name, Dir: dir, Layers: layers}
 	if opts.json {

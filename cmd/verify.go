@@ -61,11 +61,11 @@ func runVerify(ctx context.Context, out, errOut io.Writer, name string, opts *ve
 	bar := newLayerBar(errOut, v.Pits, storedMax(dir, v), "verify")
 	checks, verr := tablebase.Verify(ctx, dir, v, tablebase.VerifyOptions{Threads: opts.threads, Progress: bar.update})
 	bar.finish()
-	if checks == nil && verr != nil {
-		return verr
+	if len(checks) == 0 && verr == nil {
+		verr = tablebase.Missing(dir, v)
 	}
 	if len(checks) == 0 {
-		return fmt.Errorf("no %s layers in %s to verify", v.Name, dir)
+		return tablebaseHint(verr, v, -1, opts.tb, "")
 	}
 	res := verifyResult{Variant: v.Name, Dir: dir, OK: verr == nil, Layers: checks}
 	if opts.json {

@@ -60,6 +60,16 @@ func (e *MoveError) Unwrap() error { return e.Err }
 // the 25-seed stop when noStopAt, and reports the line. A bad or illegal
 // move is a *MoveError and nothing is reported.
 func Play(s position.Setup, moves []string, noStopAt bool) (Played, error) {
+	g, err := Replay(s, moves, noStopAt)
+	if err != nil {
+		return Played{}, err
+	}
+	return newPlayed(g), nil
+}
+
+// Replay is Play's game: moves played from s with every end rule, without
+// the 25-seed stop when noStopAt. A bad or illegal move is a *MoveError.
+func Replay(s position.Setup, moves []string, noStopAt bool) (*position.Game, error) {
 	g := position.NewGame(s)
 	if noStopAt {
 		g = position.NewGameNoStopAt(s)
@@ -70,8 +80,8 @@ func Play(s position.Setup, moves []string, noStopAt bool) (Played, error) {
 			_, err = g.Play(pit)
 		}
 		if err != nil {
-			return Played{}, &MoveError{N: i + 1, Text: text, Err: err, Game: g}
+			return nil, &MoveError{N: i + 1, Text: text, Err: err, Game: g}
 		}
 	}
-	return newPlayed(g), nil
+	return g, nil
 }

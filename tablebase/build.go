@@ -113,6 +113,9 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	if opts.MaxSeeds < 0 || opts.MaxSeeds > min(v.Total(), maxLayer) {
 		return stats, fmt.Errorf("max seeds %d: want 0..%d for %s", opts.MaxSeeds, min(v.Total(), maxLayer), v.Name)
 	}
+	if err := buildable(v); err != nil {
+		return stats, err
+	}
 	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	opts = withDefaults(opts)
 	s, err := openStore(dir, v, true)

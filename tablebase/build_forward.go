@@ -186,7 +186,7 @@ func (s *layerSolver) forwardMeasure(jobs []forwardJob, t *rowTable, state []uin
 	var next atomic.Int64
 	var fail atomic.Pointer[error]
 	work := func() {
-		f := forwarder{s: s, t: t, state: state}
+		f := newForwarder(s, t, state)
 		for {
 			j := next.Add(1) - 1
 			if j >= int64(len(jobs)) || fail.Load() != nil {
@@ -214,13 +214,42 @@ func (s *layerSolver) forwardMeasure(jobs []forwardJob, t *rowTable, state []uin
 	return nil
 }
 
-// forwarder is one worker of the forward pass.
+// forwardBatch is how many positions a worker gathers the children of at
+// once: the child look-ups are cache misses (the layers are far larger
+// than the caches, and children are scattered), and loads that do not
+// depend on each other, issued in one tight loop, overlap in the memory
+// system, where one position at a time would wait for each in turn.
+const forwardBatch = 64
+
+// forwarder is one worker of the forward pass: a batch of positions, their
+// moves, and their children's ranks and results.
 type forwarder struct {
 	s     *layerSolver
 	t     *rowTable
 	state []uint32
-	buf   [position.MaxPits]position.Move
-	edges int64 // moves inside the layer seen so far
+	mem   memLower // the lower layers when they are in memory, else nil
+	edges int64    // moves inside the layer seen so far
+
+	count int                                           // positions in the batch
+	pos   [forwardBatch]position.Position               // the positions
+	at    [forwardBatch]uint32                          // their ranks
+	nm    [forwardBatch]int                             // their number of moves
+	moves [forwardBatch][position.MaxPits]position.Move // their moves
+	// The children in the layer (rank, then state) and in lower layers
+	// (layer, rank, then value), in the batch's move order.
+	inner, innerState []uint32
+	exitLayer         []int
+	exitRank          []uint32
+	exitValue         []int8
+}
+
+func newForwarder(s *layerSolver, t *rowTable, state []uint32) *forwarder {
+	f := &forwarder{s: s, t: t, state: state}
+	f.mem, _ = s.lower.(memLower)
+	const moves = forwardBatch * position.MaxPits
+	f.inner, f.innerState = make([]uint32, 0, moves), make([]uint32, moves)
+	f.exitLayer, f.exitRank, f.exitValue = make([]int, 0, moves), make([]uint32, 0, moves), make([]int8, moves)
+	return f
 }
 
 // block solves the positions of job j and returns how many there are.
@@ -229,35 +258,86 @@ func (f *forwarder) block(j forwardJob) (int64, error) {
 	for a := j.ownLo; a < j.ownHi; a++ {
 		own, base := t.rows[a], t.own[a]
 		for b := j.oppLo; b < j.oppHi; b++ {
-			st, err := f.solve(position.Position{Own: own, Opp: t.rows[b]})
-			if err != nil {
-				return 0, err
+			f.add(position.Position{Own: own, Opp: t.rows[b]}, uint32(base+t.opp[b]))
+			if f.count == forwardBatch {
+				if err := f.flush(); err != nil {
+					return 0, err
+				}
 			}
-			f.state[base+t.opp[b]] = st
 		}
 	}
-	return int64(j.ownHi-j.ownLo) * int64(j.oppHi-j.oppLo), nil
+	return int64(j.ownHi-j.ownLo) * int64(j.oppHi-j.oppLo), f.flush()
 }
 
-// solve returns the final state of p from its children: the best move's
+// add puts p, of rank r, in the batch with its moves and their children's
+// ranks.
+func (f *forwarder) add(p position.Position, r uint32) {
+	s, k := f.s, f.count
+	f.pos[k], f.at[k] = p, r
+	nm := s.v.Moves(p, &f.moves[k])
+	f.nm[k] = nm
+	for j := range f.moves[k][:nm] {
+		m := &f.moves[k][j]
+		rank := uint32(s.ix.Rank(m.Next))
+		if m.Captured > 0 {
+			f.exitLayer = append(f.exitLayer, s.n-int(m.Captured))
+			f.exitRank = append(f.exitRank, rank)
+		} else {
+			f.inner = append(f.inner, rank)
+		}
+	}
+	f.count++
+}
+
+// flush gathers the batch's children, solves its positions and empties it.
+func (f *forwarder) flush() error {
+	inner, innerState := f.inner, f.innerState[:len(f.inner)]
+	for i, r := range inner {
+		innerState[i] = f.state[r]
+	}
+	exitValue := f.exitValue[:len(f.exitRank)]
+	if f.mem != nil {
+		for i, r := range f.exitRank {
+			exitValue[i] = f.mem[f.exitLayer[i]][r]
+		}
+	} else {
+		for i, r := range f.exitRank {
+			exitValue[i] = f.s.lower.value(f.exitLayer[i], uint64(r))
+		}
+	}
+	ii, ie := 0, 0
+	for k := range f.count {
+		st, err := f.solve(k, innerState, exitValue, &ii, &ie)
+		if err != nil {
+			return err
+		}
+		f.state[f.at[k]] = st
+	}
+	f.edges += int64(len(inner))
+	f.count, f.inner, f.exitLayer, f.exitRank = 0, f.inner[:0], f.exitLayer[:0], f.exitRank[:0]
+	return nil
+}
+
+// solve returns the final state of the batch's position k from its
+// children's gathered results (taken from *ii and *ie on): the best move's
 // value (the game end's when there is none) and the distance of doc.go,
 // the shortest of the value-keeping moves for a winner, the longest for a
 // loser, 0 for a draw or the game end.
-func (f *forwarder) solve(p position.Position) (uint32, error) {
-	s := f.s
-	nm := s.v.Moves(p, &f.buf)
+func (f *forwarder) solve(k int, innerState []uint32, exitValue []int8, ii, ie *int) (uint32, error) {
+	p, nm := f.pos[k], f.nm[k]
 	if nm == 0 {
-		return resolvedAt(int8(s.v.TerminalValue(p)), 0), nil
+		return resolvedAt(int8(f.s.v.TerminalValue(p)), 0), nil
 	}
 	best, dist := -1<<30, 0
-	for j := range f.buf[:nm] {
-		m := &f.buf[j]
+	for j := range f.moves[k][:nm] {
+		m := &f.moves[k][j]
 		value, d := 0, 1
 		if m.Captured > 0 {
-			value = int(s.exitValue(p, m))
+			value = m.Value(p, int(exitValue[*ie]))
+			*ie++
 		} else {
-			f.edges++
-			st := f.state[s.ix.Rank(m.Next)]
+			st := innerState[*ii]
+			*ii++
 			if st&resolved == 0 {
 				return 0, errForwardOrder
 			}

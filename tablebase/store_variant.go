@@ -1,6 +1,14 @@
 package tablebase
 
-import "github.com/mancala-solver/mancala/position"
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mancala-solver/mancala/position"
+)
 
 // VariantOf returns the variant whose tablebase holds v's positions: the
 // one place that choice is made, called by every function of this package
@@ -17,4 +25,46 @@ func VariantOf(v *position.Variant) *position.Variant {
 		return position.Kalah(v.Pits, 4)
 	}
 	return v
+}
+
+// MissingError: the tablebase at Dir holds no layer of Variant under the
+// current rules. Holds names the variants it does hold layers of (by
+// VariantOf's names), so that a message can say which. Errors.Is(err,
+// ErrNoTablebase) holds.
+type MissingError struct {
+	Dir     string
+	Variant string
+	Holds   []string
+}
+
+func (e *MissingError) Error() string {
+	msg := fmt.Sprintf("no tablebase of %s in %s", e.Variant, e.Dir)
+	if len(e.Holds) > 0 {
+		msg += fmt.Sprintf(" (it holds %s's)", strings.Join(e.Holds, "'s, "))
+	}
+	return msg
+}
+
+func (e *MissingError) Is(target error) bool { return target == ErrNoTablebase }
+
+// Missing returns the *MissingError for v in the tablebase at dir.
+func Missing(dir string, v *position.Variant) *MissingError {
+	return &MissingError{Dir: dir, Variant: v.Name, Holds: Holds(dir)}
+}
+
+// Holds returns the names of the variants whose layer 0 the tablebase at
+// dir holds under the current rules, sorted; none when dir is not a
+// tablebase.
+func Holds(dir string) []string {
+	var names []string
+	for _, v := range append(position.Variants(), position.KalahVariants()...) {
+		if VariantOf(v) != v {
+			continue // held under another size's name
+		}
+		if st, err := os.Stat(filepath.Join(variantDir(dir, v), layerName(0))); err == nil && st.IsDir() {
+			names = append(names, v.Name)
+		}
+	}
+	sort.Strings(names)
+	return names
 }
