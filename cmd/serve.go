@@ -45,7 +45,9 @@ Everything the pages need is inside the binary, so it works offline. It
 listens on the loopback address unless --addr says otherwise, and then
 answers only requests for localhost. Each request works at most --time
 (capped at 2m); at most --searches searches run at once, others wait up to
-3 s and then get status 503. Ctrl-C or SIGTERM stops it gracefully.`,
+3 s and then get status 503. Look-ups the tablebase answers at once (query,
+and solve of a position it holds) do not wait for a search slot. At most 256 connections stay open: one more
+closes the connection idle longest. Ctrl-C or SIGTERM stops it gracefully.`,
 		Example: `  mancala serve
   mancala serve --addr 127.0.0.1:9000 --time 10s --tb ~/tb`,
 		Args: cobra.NoArgs,

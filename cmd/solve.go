@@ -107,8 +107,8 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 
 // printProgress is one --progress line: an iteration of the search.
 func printProgress(errOut io.Writer, p solver.Progress) {
-	fmt.Fprintf(errOut, "depth %d: %+d (proven %+d..%+d), best move %v, %d nodes, %.1f s\n",
-		p.Depth, p.Value, p.Lower, p.Upper, oracle.Move(p.BestMove), p.Nodes, p.Elapsed.Seconds())
+	fmt.Fprintf(errOut, "depth %d: %+d (proven %+d..%+d), best move %v, %s, %.1f s\n",
+		p.Depth, p.Value, p.Lower, p.Upper, oracle.Move(p.BestMove), plural(int64(p.Nodes), "node"), p.Elapsed.Seconds())
 }
 
 func checkSolveOptions(opts *solveOptions) error {
@@ -143,6 +143,9 @@ func printSolveText(out io.Writer, a oracle.Answer) error {
 	}
 	fmt.Fprintf(out, "value: %+d for player %d (%s)\n", a.Value, a.Player, exactness(a))
 	fmt.Fprintf(out, "best moves: %s\n", moveList(a.BestMoves))
+	if line := distanceLine(a); line != "" {
+		fmt.Fprintln(out, line)
+	}
 	if len(a.Moves) > 1 || len(a.Moves) == 1 && !a.MustPass {
 		for _, m := range a.Moves {
 			fmt.Fprintf(out, "  move %v: %+d%s (captures %d)\n", m.Move, m.Value, boundNote(m), m.Captured)

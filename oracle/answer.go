@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/dustin/go-humanize/english"
+
 	"github.com/mancala-solver/mancala/position"
 	"github.com/mancala-solver/mancala/solver"
 	"github.com/mancala-solver/mancala/tablebase"
@@ -100,6 +102,12 @@ type Answer struct {
 	// the game (or a repetition), so that playing it out realises Value.
 	PV         []Move `json:"pv"`
 	PVComplete bool   `json:"pv_complete"`
+	// Distance, for an answer from a tablebase that stores distances, is
+	// the plies to the exit that realises Value: the capture (one ply) or
+	// the game end (none) that playing the value-keeping moves reaches,
+	// the winner taking the shortest way and the loser the longest; 0 for
+	// a value of 0 (tablebase/doc.go, "Distance"). nil otherwise.
+	Distance *int `json:"distance,omitempty"`
 	// Search statistics, where a search ran.
 	Depth          int     `json:"depth"`
 	Nodes          uint64  `json:"nodes"`
@@ -140,7 +148,7 @@ type NotInTablebaseError struct {
 }
 
 func (e *NotInTablebaseError) Error() string {
-	return fmt.Sprintf("%s: not in the tablebase (built up to %d seeds, this position has %d)", e.Position, e.MaxSeeds, e.Seeds)
+	return fmt.Sprintf("%s: not in the tablebase (built up to %s, this position has %d)", e.Position, english.Plural(e.MaxSeeds, "seed", ""), e.Seeds)
 }
 
 // newAnswer starts the answer for s.
@@ -178,6 +186,13 @@ func forcedPass(a *Answer, p position.Position, pass position.Move, after Answer
 	a.Moves = []MoveValue{{Move: Pass, Value: val, Exact: after.Exact, Lower: a.Lower, Upper: a.Upper}}
 	a.PV = append([]Move{Pass}, after.PV...)
 	a.PVComplete = after.PVComplete
+	if after.Distance != nil && !after.GameOver {
+		d := 0 // the pass is a move inside the layer: one ply more
+		if val != 0 {
+			d = *after.Distance + 1
+		}
+		a.Distance = &d
+	}
 	a.Depth, a.Nodes, a.Seconds, a.NodesPerSecond = after.Depth+1, after.Nodes, after.Seconds, after.NodesPerSecond
 	a.Stopped, a.Source = after.Stopped, after.Source
 	a.Tablebase, a.TablebaseSeeds, a.TablebaseInMemory, a.TablebaseHits =

@@ -535,7 +535,8 @@ func TestRefuseForeignDirectory(t *testing.T) {
 }
 
 // TestGuardRecoversPanic: a panic inside Badger while reading becomes a
-// DamageError; while writing, an error.
+// DamageError; the database writer's fatal ends become one line each, a
+// fault in a mapped file a full disk (store_writer.go).
 func TestGuardRecoversPanic(t *testing.T) {
 	dir := cleanCopy(t)
 	s, err := openStore(dir, lookup(t, "awari"), false)
@@ -546,8 +547,19 @@ func TestGuardRecoversPanic(t *testing.T) {
 	var b []byte
 	err = s.guard(8, "reading", func() error { _ = b[:5]; return nil })
 	wantDamage(t, "panic while reading", err, dir)
-	if err := s.guard(8, "writing", func() error { panic("boom") }); err == nil || !strings.Contains(err.Error(), "boom") {
-		t.Errorf("panic while writing: %v", err)
+	for _, c := range []struct {
+		stderr, want string
+		full         bool
+	}{
+		{"unexpected fault address 0x7f3a4e00b000\nfatal error: fault\n[signal SIGBUS: bus error code=0x2 addr=0x7f3a4e00b000 pc=0x497e7b]\n\ngoroutine 1 [running]:\n", "the disk filled while layer 8 was written", true},
+		{"sync 000001.sst: no space left on device\n", "the disk filled while layer 8 was written", true},
+		{"panic: boom\n\ngoroutine 7 [running]:\nmain.f()\n", "layer 8: writing its database failed: panic: boom", false},
+		{"Cannot acquire directory lock\n", "layer 8: writing its database failed: Cannot acquire directory lock", false},
+	} {
+		err := s.writerFailed(8, errors.New("exit status 2"), c.stderr)
+		if msg := err.Error(); !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") || errors.Is(err, syscall.ENOSPC) != c.full {
+			t.Errorf("writer ending with %q: %q", c.stderr, msg)
+		}
 	}
 }
 

@@ -97,7 +97,7 @@ func (s *store) lockForBuild() error {
 	s.lock = lock
 	if err := removeLeftovers(s.vdir); err != nil {
 		lock.release()
-		return err
+		return fmt.Errorf("tablebase %s: %w", s.dir, err)
 	}
 	return nil
 }
@@ -111,8 +111,9 @@ func removeLeftovers(vdir string) error {
 	}
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), stagePrefix) || strings.HasPrefix(e.Name(), dropPrefix) {
-			if err := os.RemoveAll(filepath.Join(vdir, e.Name())); err != nil {
-				return err
+			path := filepath.Join(vdir, e.Name())
+			if err := os.RemoveAll(path); err != nil {
+				return fmt.Errorf("cannot remove %s, left by an earlier build (%v); give it back its permissions, or remove it, and run the build again", path, errors.Unwrap(err))
 			}
 		}
 	}
@@ -192,17 +193,14 @@ func (s *store) topLayer() int {
 	return -1
 }
 
-// guard runs f, turning a panic inside Badger into an error: damage when
-// reading a complete layer, a write failure otherwise.
+// guard runs f, turning a panic inside Badger on the caller's goroutine
+// into damage of complete layer n (writes are guarded by running in a
+// child process: store_writer.go).
 func (s *store) guard(n int, what string, f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			msg := clipText(strings.ReplaceAll(fmt.Sprint(r), "\n", " "), 100)
-			if what == "writing" {
-				err = fmt.Errorf("layer %d: writing failed inside Badger: %s", n, msg)
-			} else {
-				err = s.damage(n, what+": "+msg)
-			}
+			err = s.damage(n, what+": "+msg)
 		}
 	}()
 	return f()
@@ -276,21 +274,7 @@ func (s *store) putLayer(info LayerInfo, blocks, distBlocks [][]byte) error {
 
 // writeStage writes a layer's database and layer.json into stage.
 func (s *store) writeStage(stage string, info LayerInfo, blocks, distBlocks [][]byte) error {
-	err := s.guard(info.Seeds, "writing", func() error {
-		db, err := badger.Open(badgerOptions(stage, false))
-		if err != nil {
-			return err
-		}
-		err = writeBlocks(db, blocks, func(b int) []byte { return blockKey(s.v, info.Seeds, b) })
-		if err == nil {
-			err = writeBlocks(db, distBlocks, func(b int) []byte { return distanceKey(s.v, info.Seeds, b) })
-		}
-		if cerr := db.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	})
-	if err != nil {
+	if err := s.writeDB(stage, info.Seeds, blocks, distBlocks); err != nil {
 		return err
 	}
 	if beforeMeta != nil {
@@ -314,19 +298,6 @@ func (s *store) writeStage(stage string, info LayerInfo, blocks, distBlocks [][]
 		return err
 	}
 	return writeFileSynced(filepath.Join(stage, layerFile), append(data, '\n'))
-}
-
-// writeBlocks writes a layer's encoded blocks into db, block b under
-// key(b).
-func writeBlocks(db *badger.DB, blocks [][]byte, key func(b int) []byte) error {
-	wb := db.NewWriteBatch()
-	defer wb.Cancel()
-	for b, data := range blocks {
-		if err := wb.Set(key(b), data); err != nil {
-			return err
-		}
-	}
-	return wb.Flush()
 }
 
 // syncFiles fsyncs the files of a layer directory.
@@ -447,9 +418,9 @@ var freeSpace = diskFree
 // the tablebase has less free space than a layer of stored compressed
 // bytes needs: Badger writes the blocks to its write-ahead log, then to a
 // table, and may compact them once more, so three times the blocks plus a
-// margin. Writing into memory-mapped files on a full disk would kill the
-// process (SIGBUS) instead of returning an error, so this is checked
-// before anything is written.
+// margin. It is checked before anything is written, so that a layer that
+// cannot fit fails at once; a disk that fills after the check, while the
+// layer is written, is caught by the writer process (store_writer.go).
 func (s *store) checkSpace(stored int64) error {
 	free, err := freeSpace(s.vdir)
 	if errors.Is(err, errors.ErrUnsupported) {
@@ -463,6 +434,42 @@ func (s *store) checkSpace(stored int64) error {
 			s.dir, humanize.IBytes(uint64(need)), humanize.IBytes(uint64(max(free, 0))), syscall.ENOSPC)
 	}
 	return nil
+}
+
+// checkDroppable fails, before anything is deleted, unless dropFrom(n)
+// can remove every layer it would: each must be a link or file (removed
+// as such, never followed) or a directory tree this process can list and
+// delete. The error names the first that cannot go and says what to do.
+func (s *store) checkDroppable(n int) error {
+	seeds, err := storedLayers(s.vdir)
+	if err != nil {
+		return err
+	}
+	for _, k := range seeds {
+		if k < n {
+			continue
+		}
+		path := filepath.Join(s.vdir, layerName(k))
+		if err := removableTree(path); err != nil {
+			return fmt.Errorf("tablebase %s: cannot repair %s: %s cannot be removed (%v); give it back its permissions, or remove it, and run the repair again",
+				s.dir, s.v.Name, path, errors.Unwrap(err))
+		}
+	}
+	return nil
+}
+
+// removableTree reports why the tree at path could not be removed: a
+// directory that cannot be listed, or whose entries cannot be deleted.
+func removableTree(path string) error {
+	return filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return writableDir(p)
+		}
+		return nil
+	})
 }
 
 // dropFrom removes the variant's layers n and above, highest first (renamed aside,

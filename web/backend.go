@@ -62,6 +62,20 @@ func (a *Answers) Solve(ctx context.Context, q SolveQuery) (any, error) {
 	return a.o.Solve(ctx, s, oracle.SolveOptions{AllMoves: q.All, Time: q.Time})
 }
 
+// Lookup is oracle.Lookup: an answer from a tablebase ready now, or ok
+// false.
+func (a *Answers) Lookup(ctx context.Context, q SolveQuery) (any, bool, error) {
+	s, err := parseSetup(q.Position)
+	if err != nil {
+		return nil, false, err
+	}
+	ans, ok, err := a.o.Lookup(ctx, s)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	return ans, true, nil
+}
+
 // Query answers from the tablebase on disk alone; a position it does not
 // hold, or no tablebase, is a NotFound.
 func (a *Answers) Query(ctx context.Context, pos string) (any, error) {

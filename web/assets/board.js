@@ -230,7 +230,7 @@ function renderStatus(play, pos) {
   }
   html("span", { class: `turn p${pos.side}` }, status, `Player ${pos.side} to move`);
   const seeds = pos.rows[0].concat(pos.rows[1]).reduce((a, b) => a + b, 0);
-  status.append(`, ${seeds} seeds on the board`);
+  status.append(`, ${count(seeds, "seed", "seeds")} on the board`);
   if (pos.captures) status.append(`; captured: player 1 ${pos.captures[0]}, player 2 ${pos.captures[1]}`);
   status.append(".");
 }
@@ -256,17 +256,22 @@ function renderEvaluation(s, pos) {
   const how = s.exact ? "exact" : `estimate at depth ${s.depth}`;
   html("strong", {}, ev, `Value ${signed(s.value)} for player ${pos.side}`);
   ev.append(` (${how}). Best: ${(s.best_moves || []).map(moveText).join(", ") || "-"}.`);
+  // The tablebase's distance: plies to the capture or game end that
+  // realises the value (none for a value of 0).
+  if (s.distance !== undefined && s.value !== 0) {
+    html("span", { class: "distance" }, ev, ` Distance: ${count(s.distance, "ply", "plies")} to the capture or game end that realises it.`);
+  }
   if (s.pv && s.pv.length) {
     const shown = s.pv.slice(0, 16).map(moveText).join(" ");
     ev.append(` Line: ${shown}${s.pv.length > 16 ? ` \u2026 (${s.pv.length} plies)` : ""}.`);
   }
   const stats = [];
   if (s.source === "tablebase") {
-    stats.push(`from the tablebase (${s.tablebase_in_memory ? "built in memory, " : ""}up to ${s.tablebase_seeds} seeds)`);
+    stats.push(`from the tablebase (${s.tablebase_in_memory ? "built in memory, " : ""}up to ${count(s.tablebase_seeds, "seed", "seeds")})`);
   } else {
     if (s.depth !== undefined) stats.push(`depth ${s.depth}`);
-    if (s.nodes !== undefined) stats.push(`${s.nodes.toLocaleString("en")} nodes`);
-    if (s.tablebase) stats.push(`tablebase up to ${s.tablebase_seeds} seeds`);
+    if (s.nodes !== undefined) stats.push(`${s.nodes.toLocaleString("en")} ${s.nodes === 1 ? "node" : "nodes"}`);
+    if (s.tablebase) stats.push(`tablebase up to ${count(s.tablebase_seeds, "seed", "seeds")}`);
   }
   if (s.seconds !== undefined) stats.push(s.seconds < 1 ? `${(1000 * s.seconds).toFixed(1)} ms` : `${s.seconds.toFixed(2)} s`);
   if (stats.length) html("span", { class: "stats" }, ev, ` ${stats.join(", ")}`);

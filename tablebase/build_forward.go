@@ -3,7 +3,6 @@ package tablebase
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -49,7 +48,7 @@ import (
 // with a barrier between measures.
 //
 // Memory: the layer's result is a propagation state array (4 bytes a
-// position, propagate.go's format: resolved, value, distance), which
+// position, build_propagate.go's format: resolved, value, distance), which
 // encodeLayer compresses as it does a propagation's; the row tables are
 // small (C(n+Pits, Pits) rows).
 
@@ -65,40 +64,9 @@ const forwardTask = 1 << 13
 // pass: no position of v recurs (kalah).
 func canForward(v *position.Variant) bool { return !v.CanRepeat() }
 
-// useForward reports whether layer n is solved by the forward pass: the
-// automatic choice for a variant without repetition (it needs the least
-// memory of all methods), or asked for.
-func (b *builder) useForward(n int) bool {
-	switch b.opts.Method {
-	case MethodAuto, MethodForward:
-		return canForward(b.v)
-	}
-	return false
-}
-
-// forwardMemory returns layer n's own bytes by the forward pass, and the
-// lower layers' share and whether they are read from disk.
-func (b *builder) forwardMemory(n int) (own, lower int64, disk bool) {
-	own = int64(forwardBytes * float64(b.ix.Size(n)))
-	lower, disk = b.lowerHeld(n, own)
-	return own, lower, disk
-}
-
 // errForwardOrder reports an in-layer child met before it was solved: the
 // variant's moves do not raise the measure (a defect, not bad input).
 var errForwardOrder = errors.New("forward pass: an in-layer child was not solved before its parent (the variant can repeat?)")
-
-// solveForward is solveWith for the forward pass.
-func (b *builder) solveForward(ctx context.Context, n int, size int64, lower lowerValues) (solved, error) {
-	if !canForward(b.v) {
-		return solved{}, fmt.Errorf("%s cannot be built by the forward pass (its positions can recur)", b.v.Name)
-	}
-	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: lower,
-		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress)}
-	state, err := s.forward(ctx)
-	b.edges = s.edges
-	return solved{state: state, method: "forward", rounds: s.rounds}, err
-}
 
 // rowTable lists every row of pits pits holding at most n seeds, grouped
 // by seeds and weight (w above), with the two parts of the rank of a
