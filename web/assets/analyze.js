@@ -15,6 +15,12 @@ async function init() {
     e.preventDefault();
     analyse($("games").value);
   });
+  // The board page's "Analyse this game" link: ?game=START MOVES.
+  const game = new URLSearchParams(location.search).get("game");
+  if (game) {
+    $("games").value = game;
+    await analyse(game);
+  }
 }
 
 async function analyse(text) {
