@@ -184,3 +184,13 @@ func TestPonderGameOver(t *testing.T) {
 		t.Errorf("got %q", lines)
 	}
 }
+
+// ponderhit turns a ponder search into a normal one: its bestmove comes
+// once the search ends (here at its node limit), without a stop.
+func TestPonderHit(t *testing.T) {
+	lines := transcript(t, "oware-own", "position startpos moves A\ngo ponder nodes 2000\nponderhit\nwait\nisready\n")
+	n := len(lines)
+	if n < 2 || !regexp.MustCompile(`^bestmove [a-f]( ponder [A-F])?$`).MatchString(lines[n-2]) || lines[n-1] != "readyok" {
+		t.Errorf("got %q", lines)
+	}
+}

@@ -11,6 +11,7 @@
 //	GET  /api/solve?position=POS[&time=1s][&all=1]
 //	GET  /api/query?position=POS
 //	GET  /api/play?position=POS&moves=3,5,pass,1
+//	GET  /api/move?position=POS&moves=3,5,1[&time=500ms]   the engine's move (Mover)
 //	POST /api/analyze      body: games in the analyze format, text/plain
 //
 // Answers are the commands' --json objects. A request the Oracle rejects as

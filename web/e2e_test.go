@@ -218,6 +218,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("forced pass", func(t *testing.T) { testForcedPass(t, ctx, srv.URL, o) })
 	t.Run("layout", func(t *testing.T) { testLayout(t, ctx, srv.URL) })
 	t.Run("analysis", func(t *testing.T) { testAnalysisPage(t, ctx, srv.URL, o) })
+	t.Run("engine", func(t *testing.T) { testEngineGame(t, ctx, srv.URL, o) })
 	if p := cons.problems(); len(p) > 0 {
 		t.Errorf("the browser console reported:\n%s", strings.Join(p, "\n"))
 	}
