@@ -31,7 +31,9 @@
 //     none) into exit status 130 (SIGINT) or 143 (SIGTERM). Other commands
 //     are ended at once with that status. A command keeps its own message
 //     ("interrupted: layers 0..9 are stored ...") unless it only says that
-//     a context was cancelled.
+//     a context was cancelled. No command installs a handler of its own:
+//     serve stops cleanly too, its server shutting down gracefully when
+//     c.Context() ends.
 //   - Errors: return an error and Execute prints it as one line on stderr
 //     with status 1; ExitError carries another status (query's 3).
 //   - Completion (complete.go): the first argument of every command whose

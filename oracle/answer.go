@@ -174,6 +174,26 @@ func legalMoves(v *position.Variant, p position.Position) []position.Move {
 	return append([]position.Move(nil), buf[:n]...)
 }
 
+// settle answers p, whose legal moves are moves, when it needs no answer
+// of its own: a finished game (gameOver), or a forced pass, answered by
+// answering the position after it with after and passing that back
+// (forcedPass). It reports whether p was settled so, and after's error.
+func settle(a *Answer, v *position.Variant, p position.Position, moves []position.Move, after func(position.Position, *Answer) error) (bool, error) {
+	switch {
+	case len(moves) == 0:
+		gameOver(a, v, p)
+		return true, nil
+	case moves[0].IsPass():
+		next := Answer{Player: position.Opponent(a.Player), Threads: a.Threads}
+		if err := after(moves[0].Next, &next); err != nil {
+			return true, err
+		}
+		forcedPass(a, p, moves[0], next)
+		return true, nil
+	}
+	return false, nil
+}
+
 // forcedPass fills a, the answer for p whose mover must pass, from after,
 // the answer for the position after the pass (notation.md "Forced
 // passes": the value stays with p's mover).

@@ -16,10 +16,7 @@ func (o *Oracle) Reply(ctx context.Context, g *position.Game, opts SolveOptions)
 	if g.Over {
 		return Answer{}, fmt.Errorf("the game is over (%s)", g.End)
 	}
-	opts.History = make([]position.Position, len(g.Line))
-	for i, ply := range g.Line {
-		opts.History[i] = ply.Before.Position
-	}
+	opts.History = g.Layer(len(g.Line)) // the positions the next move could repeat
 	return o.Solve(ctx, g.Setup, opts)
 }
 

@@ -75,17 +75,10 @@ func layerOf(history []position.Position, p position.Position) []position.Positi
 func (o *Oracle) solve(ctx context.Context, vs *variantState, p position.Position, history []position.Position, opts SolveOptions, a *Answer) error {
 	v := vs.v
 	moves := legalMoves(v, p)
-	switch {
-	case len(moves) == 0:
-		gameOver(a, v, p)
-		return nil
-	case moves[0].IsPass():
-		after := Answer{Player: position.Opponent(a.Player), Threads: a.Threads}
-		if err := o.solve(ctx, vs, moves[0].Next, append(history, p), opts, &after); err != nil {
-			return err
-		}
-		forcedPass(a, p, moves[0], after)
-		return nil
+	if settled, err := settle(a, v, p, moves, func(next position.Position, after *Answer) error {
+		return o.solve(ctx, vs, next, append(history, p), opts, after)
+	}); settled {
+		return err
 	}
 	if o.memPending(vs, p) {
 		// Before waiting for the in-memory tablebase, try a short search
@@ -300,21 +293,14 @@ func (o *Oracle) readyTablebase(vs *variantState, p position.Position) (served, 
 func (o *Oracle) probe(ctx context.Context, vs *variantState, p position.Position, a *Answer, serving func(position.Position) (served, error)) error {
 	v := vs.v
 	moves := legalMoves(v, p)
-	switch {
-	case len(moves) == 0:
-		gameOver(a, v, p)
-		return nil
-	case moves[0].IsPass():
-		after := Answer{Player: position.Opponent(a.Player)}
-		if err := o.probe(ctx, vs, moves[0].Next, &after, serving); err != nil {
-			var nit *NotInTablebaseError
-			if errors.As(err, &nit) {
-				nit.Position = a.Position
-			}
-			return err
+	if settled, err := settle(a, v, p, moves, func(next position.Position, after *Answer) error {
+		return o.probe(ctx, vs, next, after, serving)
+	}); settled {
+		var nit *NotInTablebaseError
+		if errors.As(err, &nit) {
+			nit.Position = a.Position // the position asked, not the one after the pass
 		}
-		forcedPass(a, p, moves[0], after)
-		return nil
+		return err
 	}
 	srv, err := serving(p)
 	if err != nil {

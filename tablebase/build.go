@@ -608,3 +608,14 @@ func (b *builder) solveForward(ctx context.Context, n int, size int64, lower low
 	b.edges = s.edges
 	return solved{state: state, method: "forward", rounds: s.rounds}, err
 }
+
+// buildable refuses a variant whose repetitions are not worth 0
+// (oware-own): retrograde analysis values play that stays in a layer
+// forever at 0, while there the value of a repetition depends on the
+// position repeated.
+func buildable(v *position.Variant) error {
+	if v.Repetition != position.RepetitionNobody {
+		return fmt.Errorf("%s: no tablebase: a repetition gives each player their own row, which retrograde analysis (endless play worth 0) does not value", v.Name)
+	}
+	return nil
+}

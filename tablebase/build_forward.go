@@ -75,6 +75,7 @@ type rowTable struct {
 	rows  []uint64 // packed rows, grouped by (seeds, weight)
 	own   []uint64 // rank part of the row as the mover's row
 	opp   []uint64 // rank part of the row as the opponent's row in layer n
+	opp1  []uint64 // the same in layer n-1 (0 for the rows of n seeds)
 	start [][]int  // rows of s seeds and weight w: rows[start[s][w]:start[s][w+1]]
 }
 
@@ -112,14 +113,21 @@ func newRowTable(ix *Index, n int) *rowTable {
 			for _, r := range byGroup[s][w] {
 				t.rows = append(t.rows, r)
 				t.own = append(t.own, ix.Rank(position.Position{Own: r}))
-				// as the opponent's row, the own row holds n-s seeds: z
-				zo := position.Position{Own: uint64(n - s)}
-				t.opp = append(t.opp, ix.Rank(position.Position{Own: zo.Own, Opp: r})-ix.Rank(zo))
+				t.opp = append(t.opp, ix.oppPart(r, n-s))
+				t.opp1 = append(t.opp1, ix.oppPart(r, max(n-1-s, 0)))
 			}
 		}
 		t.start[s][maxW+1] = len(t.rows)
 	}
 	return t
+}
+
+// oppPart returns the part of Rank that row contributes as the
+// opponent's row beside an own row of own seeds: Rank(a, row) - Rank(a, 0)
+// for any such a (index.go's opponent terms see a only through its seeds).
+func (ix *Index) oppPart(row uint64, own int) uint64 {
+	z := position.Position{Own: uint64(own)} // own seeds in pit 1
+	return ix.Rank(position.Position{Own: z.Own, Opp: row}) - ix.Rank(z)
 }
 
 // group returns the indices [lo, hi) of the rows of s seeds and weight w,
@@ -219,7 +227,7 @@ func (s *layerSolver) forwardMeasure(jobs []forwardJob, t *rowTable, state []uin
 // than the caches, and children are scattered), and loads that do not
 // depend on each other, issued in one tight loop, overlap in the memory
 // system, where one position at a time would wait for each in turn.
-const forwardBatch = 64
+const forwardBatch = 256
 
 // forwarder is one worker of the forward pass: a batch of positions, their
 // moves, and their children's ranks and results.
@@ -229,6 +237,7 @@ type forwarder struct {
 	state []uint32
 	mem   memLower // the lower layers when they are in memory, else nil
 	edges int64    // moves inside the layer seen so far
+	parts [16]partCache
 
 	count int                                           // positions in the batch
 	pos   [forwardBatch]position.Position               // the positions
@@ -258,7 +267,7 @@ func (f *forwarder) block(j forwardJob) (int64, error) {
 	for a := j.ownLo; a < j.ownHi; a++ {
 		own, base := t.rows[a], t.own[a]
 		for b := j.oppLo; b < j.oppHi; b++ {
-			f.add(position.Position{Own: own, Opp: t.rows[b]}, uint32(base+t.opp[b]))
+			f.add(position.Position{Own: own, Opp: t.rows[b]}, uint32(base+t.opp[b]), b)
 			if f.count == forwardBatch {
 				if err := f.flush(); err != nil {
 					return 0, err
@@ -269,16 +278,16 @@ func (f *forwarder) block(j forwardJob) (int64, error) {
 	return int64(j.ownHi-j.ownLo) * int64(j.oppHi-j.oppLo), f.flush()
 }
 
-// add puts p, of rank r, in the batch with its moves and their children's
-// ranks.
-func (f *forwarder) add(p position.Position, r uint32) {
+// add puts p, of rank r and opponent row t.rows[b], in the batch with its
+// moves and their children's ranks.
+func (f *forwarder) add(p position.Position, r uint32, b int) {
 	s, k := f.s, f.count
 	f.pos[k], f.at[k] = p, r
 	nm := s.v.Moves(p, &f.moves[k])
 	f.nm[k] = nm
 	for j := range f.moves[k][:nm] {
 		m := &f.moves[k][j]
-		rank := uint32(s.ix.Rank(m.Next))
+		rank := uint32(f.rank(p, m, b))
 		if m.Captured > 0 {
 			f.exitLayer = append(f.exitLayer, s.n-int(m.Captured))
 			f.exitRank = append(f.exitRank, rank)
@@ -287,6 +296,39 @@ func (f *forwarder) add(p position.Position, r uint32) {
 		}
 	}
 	f.count++
+}
+
+// rank returns the rank of m.Next, played from p whose opponent row is
+// t.rows[b]. Most children keep one of p's rows whole, and while a block
+// sweeps the opponent rows the own row is fixed: a move inside the layer
+// leads to (p.Opp, Y) and kalah's extra move to (X, p.Opp), with Y or X
+// the same for every opponent row. So the part of the rank of p's row is
+// the table's, the other part is remembered by pit (partCache), and only
+// the other children are ranked in full.
+func (f *forwarder) rank(p position.Position, m *position.Move, b int) uint64 {
+	s, next := f.s, m.Next
+	slot := &f.parts[m.Pit&15]
+	switch {
+	case m.Captured == 0 && next.Own == p.Opp && next.Side != p.Side:
+		if slot.row != next.Opp || slot.kind != 1 {
+			*slot = partCache{row: next.Opp, kind: 1, part: s.ix.oppPart(next.Opp, s.n-position.RowSeeds(next.Opp))}
+		}
+		return f.t.own[b] + slot.part
+	case m.Captured == 1 && next.Opp == p.Opp && next.Side == p.Side:
+		if slot.row != next.Own || slot.kind != 2 {
+			*slot = partCache{row: next.Own, kind: 2, part: s.ix.Rank(position.Position{Own: next.Own})}
+		}
+		return slot.part + f.t.opp1[b]
+	}
+	return s.ix.Rank(next)
+}
+
+// partCache is one rank part remembered by forwarder.rank: of row as the
+// opponent's row of the layer (kind 1) or as the own row (kind 2).
+type partCache struct {
+	row  uint64
+	kind int
+	part uint64
 }
 
 // flush gathers the batch's children, solves its positions and empties it.

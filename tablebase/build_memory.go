@@ -76,14 +76,3 @@ func (m *Memory) ProbeDistance(p position.Position) (value, plies int, ok bool) 
 	r := m.ix.Rank(p)
 	return int(m.layers[n][r]), int(m.dists[n][r]), true
 }
-
-// buildable refuses a variant whose repetitions are not worth 0
-// (oware-own): retrograde analysis values play that stays in a layer
-// forever at 0, while there the value of a repetition depends on the
-// position repeated.
-func buildable(v *position.Variant) error {
-	if v.Repetition != position.RepetitionNobody {
-		return fmt.Errorf("%s: no tablebase: a repetition gives each player their own row, which retrograde analysis (endless play worth 0) does not value", v.Name)
-	}
-	return nil
-}

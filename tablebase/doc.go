@@ -14,11 +14,14 @@
 //     variant directories, layer.json's LayerInfo and file list, the
 //     damage checks on them, DamageError, the error values);
 //     store_variant.go the variant whose directory holds a variant's
-//     layers (VariantOf); store_lock_unix.go the build lock and the disk
-//     figures; store.go the store type, one variant's open layers in
-//     Badger: opening, locking, writing a layer, reading blocks, free
-//     space, repair (see Storage and Damage); store_cache.go the one cache
-//     of decoded blocks, for the prober and for a build's lower layers.
+//     layers (VariantOf, and what a directory holds); store_lock_unix.go
+//     the build lock and the file system's figures (allocated and free
+//     bytes, whether a directory may be emptied); store_badger.go
+//     Badger's settings and the child process that writes a layer's
+//     database; store.go the store type, one variant's open layers:
+//     opening, locking, writing a layer, reading blocks, free space,
+//     repair (see Storage and Damage); store_cache.go the one cache of
+//     decoded blocks, for the prober and for a build's lower layers.
 //   - build_*.go, build.go: the retrograde build, layer by layer.
 //     build_progress.go counts a layer's work; build_lower.go gives the
 //     lower layers' values, in memory or from the store;
@@ -167,7 +170,7 @@
 // A build writes layer n into staging-n, closes that database cleanly,
 // records its files in layer.json, syncs them all, and renames staging-n
 // to layer-n. The database itself is written by a child process, this
-// program run again (store_writer.go): Badger writes through shared
+// program run again (store_badger.go): Badger writes through shared
 // memory maps from its own goroutines, so a disk that fills under them
 // is a SIGBUS that no goroutine of the build could recover, and in a
 // child it ends only the child, which the build reports as a full disk. A complete layer is thus a cleanly closed database that is

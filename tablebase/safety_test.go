@@ -536,7 +536,7 @@ func TestRefuseForeignDirectory(t *testing.T) {
 
 // TestGuardRecoversPanic: a panic inside Badger while reading becomes a
 // DamageError; the database writer's fatal ends become one line each, a
-// fault in a mapped file a full disk (store_writer.go).
+// fault in a mapped file a full disk (store_badger.go).
 func TestGuardRecoversPanic(t *testing.T) {
 	dir := cleanCopy(t)
 	s, err := openStore(dir, lookup(t, "awari"), false)
@@ -556,7 +556,7 @@ func TestGuardRecoversPanic(t *testing.T) {
 		{"panic: boom\n\ngoroutine 7 [running]:\nmain.f()\n", "layer 8: writing its database failed: panic: boom", false},
 		{"Cannot acquire directory lock\n", "layer 8: writing its database failed: Cannot acquire directory lock", false},
 	} {
-		err := s.writerFailed(8, errors.New("exit status 2"), c.stderr)
+		err := writerFailed(dir, 8, errors.New("exit status 2"), c.stderr)
 		if msg := err.Error(); !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") || errors.Is(err, syscall.ENOSPC) != c.full {
 			t.Errorf("writer ending with %q: %q", c.stderr, msg)
 		}

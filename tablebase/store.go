@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/dgraph-io/badger/v4"
-	"github.com/dgraph-io/badger/v4/options"
 	"github.com/dustin/go-humanize"
 
 	"github.com/mancala-solver/mancala/internal/hugepage"
@@ -34,24 +34,6 @@ type store struct {
 	recs []layerRecord      // the complete layers' records, by seed count
 	dbs  map[int]*badger.DB // layers opened so far
 	bad  map[int]error      // layers found damaged by the deep check
-}
-
-// badgerOptions are the settings for our few, large values: blocks are
-// already zstd frames, so Badger compresses nothing and needs no block
-// cache; small memtables and value-log files keep memory and preallocated
-// disk low; Badger's logging is off (the package prints nothing).
-func badgerOptions(dir string, readOnly bool) badger.Options {
-	return badger.DefaultOptions(dir).
-		WithLogger(nil).
-		WithReadOnly(readOnly).
-		WithCompression(options.None).
-		WithBlockCacheSize(0).
-		WithMemTableSize(16 << 20).
-		WithNumMemtables(2).
-		WithValueLogFileSize(16 << 20).
-		WithNumCompactors(2).
-		WithMetricsEnabled(false).
-		WithDetectConflicts(false)
 }
 
 // openStore opens v's part of the tablebase at dir. A build (writable)
@@ -195,7 +177,7 @@ func (s *store) topLayer() int {
 
 // guard runs f, turning a panic inside Badger on the caller's goroutine
 // into damage of complete layer n (writes are guarded by running in a
-// child process: store_writer.go).
+// child process: store_badger.go).
 func (s *store) guard(n int, what string, f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -263,6 +245,9 @@ func (s *store) putLayer(info LayerInfo, blocks, distBlocks [][]byte) error {
 	}
 	if err := s.writeStage(stage, info, blocks, distBlocks); err != nil {
 		os.RemoveAll(stage)
+		if errors.Is(err, syscall.ENOSPC) {
+			err = fmt.Errorf("%w %s", err, spaceHint)
+		}
 		return err
 	}
 	if err := os.Rename(stage, filepath.Join(s.vdir, layerName(info.Seeds))); err != nil {
@@ -274,7 +259,8 @@ func (s *store) putLayer(info LayerInfo, blocks, distBlocks [][]byte) error {
 
 // writeStage writes a layer's database and layer.json into stage.
 func (s *store) writeStage(stage string, info LayerInfo, blocks, distBlocks [][]byte) error {
-	if err := s.writeDB(stage, info.Seeds, blocks, distBlocks); err != nil {
+	stream := func(w io.Writer) error { return s.streamBlocks(w, info.Seeds, blocks, distBlocks) }
+	if err := writeDB(s.dir, stage, info.Seeds, stream); err != nil {
 		return err
 	}
 	if beforeMeta != nil {
@@ -410,6 +396,9 @@ func (s *store) loadDistances(info LayerInfo) ([]uint16, error) {
 // blocks.
 const spaceMargin = 4 << 20
 
+// spaceHint ends every error of a full disk: what to do about it.
+const spaceHint = "(free some space and run the same command to resume)"
+
 // freeSpace reports the bytes that may still be written under a directory;
 // tests replace it to simulate a full disk.
 var freeSpace = diskFree
@@ -420,7 +409,7 @@ var freeSpace = diskFree
 // table, and may compact them once more, so three times the blocks plus a
 // margin. It is checked before anything is written, so that a layer that
 // cannot fit fails at once; a disk that fills after the check, while the
-// layer is written, is caught by the writer process (store_writer.go).
+// layer is written, is caught by the writer process (store_badger.go).
 func (s *store) checkSpace(stored int64) error {
 	free, err := freeSpace(s.vdir)
 	if errors.Is(err, errors.ErrUnsupported) {
@@ -430,8 +419,8 @@ func (s *store) checkSpace(stored int64) error {
 		return err
 	}
 	if need := 3*stored + spaceMargin; free < need {
-		return fmt.Errorf("tablebase %s: the next layer needs about %s free, %s are: %w (free some space and run the same command to resume)",
-			s.dir, humanize.IBytes(uint64(need)), humanize.IBytes(uint64(max(free, 0))), syscall.ENOSPC)
+		return fmt.Errorf("tablebase %s: the next layer needs about %s free, %s are: %w %s",
+			s.dir, humanize.IBytes(uint64(need)), humanize.IBytes(uint64(max(free, 0))), syscall.ENOSPC, spaceHint)
 	}
 	return nil
 }
@@ -521,4 +510,20 @@ func dirBytes(dir string) (int64, error) {
 func DiskBytes(dir string, v *position.Variant) (int64, error) {
 	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	return dirBytes(variantDir(dir, v))
+}
+
+// streamBlocks writes layer n's blocks as the writer's records: value
+// block b under blockKey, distance block b under distanceKey.
+func (s *store) streamBlocks(w io.Writer, n int, blocks, distBlocks [][]byte) error {
+	for b, data := range blocks {
+		if err := writeKV(w, blockKey(s.v, n, b), data); err != nil {
+			return err
+		}
+	}
+	for b, data := range distBlocks {
+		if err := writeKV(w, distanceKey(s.v, n, b), data); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -36,8 +36,8 @@ func TestDiskFillsWhileStoring(t *testing.T) {
 	freeSpace = func(string) (int64, error) { return 1 << 40, nil } // the check passed before the disk filled
 	_, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 12, Threads: 2})
 	freeSpace = diskFree
-	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "no space left on device") || strings.Contains(err.Error(), "\n") {
-		t.Fatalf("build while the disk fills: %q, want one line wrapping ENOSPC", err)
+	if msg := fmt.Sprint(err); !errors.Is(err, syscall.ENOSPC) || !strings.Contains(msg, "no space left on device (free some space and run the same command to resume)") || strings.Contains(msg, "\n") {
+		t.Fatalf("build while the disk fills: %q, want one line wrapping ENOSPC", msg)
 	}
 	entries, _ := os.ReadDir(variantDir(dir, v))
 	for _, e := range entries {

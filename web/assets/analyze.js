@@ -130,8 +130,9 @@ function renderSummary(g) {
     html("td", {}, tr, `${Number(p.accuracy).toFixed(1)}%`);
     for (const k of ["best", "inaccuracy", "mistake", "blunder"]) html("td", {}, tr, String(p[k]));
   }
+  const vary = g.estimated_plies > 0 ? " (estimates depend on the time each ply had)" : "";
   $("proven").textContent = `${count(g.plies.length, "ply", "plies")}: ${g.exact_plies} proven, ` +
-    `${count(g.estimated_plies, "estimate", "estimates")} (their values depend on the time each ply had).`;
+    `${count(g.estimated_plies, "estimate", "estimates")}${vary}.`;
   const fin = $("final");
   fin.textContent = g.game_over
     ? `Game over (${g.end})${g.final_score ? `: ${g.final_score[0]}-${g.final_score[1]}` : ""}.`

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 )
 
 // A layer's Badger database is written by a child process, this same
@@ -110,10 +111,10 @@ func readKV(r io.Reader) (key, value []byte, err error) {
 	return buf[:k:k], buf[k:], nil
 }
 
-// writeDB writes layer n's blocks into a new database in stage through a
-// child process (see writerEnv): value block b under blockKey, distance
-// block b under distanceKey.
-func (s *store) writeDB(stage string, n int, blocks, distBlocks [][]byte) error {
+// writeDB writes the records that stream writes (writeKV) into a new
+// database in stage, for layer n of the tablebase at dir, through a child
+// process (see writerEnv).
+func writeDB(dir, stage string, n int, stream func(io.Writer) error) error {
 	self, err := selfPath()
 	if err != nil {
 		return fmt.Errorf("layer %d: cannot start the database writer: %w", n, err)
@@ -130,38 +131,26 @@ func (s *store) writeDB(stage string, n int, blocks, distBlocks [][]byte) error 
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("layer %d: cannot start the database writer: %w", n, err)
 	}
-	werr := s.streamBlocks(in, n, blocks, distBlocks)
+	bw := bufio.NewWriterSize(in, 1<<20)
+	werr := stream(bw)
+	if werr == nil {
+		werr = bw.Flush()
+	}
 	if cerr := in.Close(); werr == nil {
 		werr = cerr
 	}
 	if err := cmd.Wait(); err != nil {
-		return s.writerFailed(n, err, stderr.String())
+		return writerFailed(dir, n, err, stderr.String())
 	}
 	return werr
-}
-
-// streamBlocks sends layer n's blocks to the writer.
-func (s *store) streamBlocks(w io.Writer, n int, blocks, distBlocks [][]byte) error {
-	bw := bufio.NewWriterSize(w, 1<<20)
-	for b, data := range blocks {
-		if err := writeKV(bw, blockKey(s.v, n, b), data); err != nil {
-			return err
-		}
-	}
-	for b, data := range distBlocks {
-		if err := writeKV(bw, distanceKey(s.v, n, b), data); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
 }
 
 // writerFailed turns the writer's end into one line: a fault in a mapped
 // file (SIGBUS) or ENOSPC is a full disk, wrapping syscall.ENOSPC;
 // anything else names the writer's last line.
-func (s *store) writerFailed(n int, err error, stderr string) error {
+func writerFailed(dir string, n int, err error, stderr string) error {
 	if strings.Contains(stderr, "SIGBUS") || strings.Contains(stderr, syscall.ENOSPC.Error()) {
-		return fmt.Errorf("tablebase %s: the disk filled while layer %d was written: %w (free some space and run the same command to resume)", s.dir, n, syscall.ENOSPC)
+		return fmt.Errorf("tablebase %s: the disk filled while layer %d was written: %w", dir, n, syscall.ENOSPC)
 	}
 	msg := err.Error()
 	if line := lastLine(stderr); line != "" {
@@ -188,4 +177,22 @@ func selfPath() (string, error) {
 		return "/proc/self/exe", nil // works even if the binary was replaced since
 	}
 	return os.Executable()
+}
+
+// badgerOptions are the settings for our few, large values: blocks are
+// already zstd frames, so Badger compresses nothing and needs no block
+// cache; small memtables and value-log files keep memory and preallocated
+// disk low; Badger's logging is off (the package prints nothing).
+func badgerOptions(dir string, readOnly bool) badger.Options {
+	return badger.DefaultOptions(dir).
+		WithLogger(nil).
+		WithReadOnly(readOnly).
+		WithCompression(options.None).
+		WithBlockCacheSize(0).
+		WithMemTableSize(16 << 20).
+		WithNumMemtables(2).
+		WithValueLogFileSize(16 << 20).
+		WithNumCompactors(2).
+		WithMetricsEnabled(false).
+		WithDetectConflicts(false)
 }
