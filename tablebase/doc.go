@@ -10,7 +10,8 @@
 //     propagate.go its threshold propagation, unsow.go the un-sowing
 //     predecessors of awari and oware, partition.go the same propagation
 //     over rank ranges that exchange batched updates (the seam of a
-//     build across machines, docs/distributed-build.md), lower.go the
+//     build across machines, docs/distributed-build.md), kforward.go
+//     kalah's layers in one pass, children first, lower.go the
 //     lower layers in memory or read back through a block cache
 //     (blockcache.go), plan.go the memory plan, the budget and the ETA,
 //     spill.go the predecessor graph in a memory-mapped temporary file
