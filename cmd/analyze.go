@@ -32,7 +32,8 @@ takes them, or a FILE (or - for stdin) of games, one a line ("#" starts a
 comment), and values every ply: the position before it, the move played, the
 position's value and the played move's value (from the mover, in seeds, with
 the game's history: a repetition ends the game), the loss (their difference,
-never negative), whether both values are exact, the best moves, and a class:
+never negative), whether both values are exact, the best moves (",?" after
+them when the search proved the value but not every move), and a class:
 
   best        loss 0
   inaccuracy  loss %d to %d seeds
@@ -45,7 +46,9 @@ accuracy: the mean over the player's moves (forced passes left out) of
 seeds 25.
 
 Text output is a table of the plies, a value graph (player 1's projected
-final margin by ply: captures so far plus the value) and the summaries; --json prints docs/notation.md's analysis object, one a line
+final margin by ply: captures so far plus the value) and the summaries: how
+many plies are proven and how many estimates (those vary from run to run
+with the time each ply gets), then each player's; --json prints docs/notation.md's analysis object, one a line
 (JSON Lines) when the games come from a file or stdin. Each ply is answered
 within --time (exactly when the tablebase holds it or the search proves it).
 A progress bar goes to stderr on a terminal; Ctrl-C prints the plies done so
@@ -59,6 +62,10 @@ far. An illegal move is an error naming the line, the ply and the move.`,
 			return runAnalyze(c.Context(), c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr(), args, opts)
 		},
 	})
+	c.SetFlagErrorFunc(negativeMoves(func(args []string) error {
+		_, _, err := readGames(nil, args)
+		return err
+	}))
 	f := c.Flags()
 	opts.add(f, time.Second, "time for each ply (0: no limit)", "stop each ply's search after about this many nodes (0: no limit)")
 	addJSONFlag(c, &opts.json)
@@ -86,13 +93,13 @@ func runAnalyze(ctx context.Context, in io.Reader, out, errOut io.Writer, args [
 		an, err := o.Analyze(ctx, g, oracle.AnalyzeOptions{Time: opts.time, Nodes: opts.nodes, Progress: bar.step})
 		bar.clear()
 		if err != nil && ctx.Err() == nil {
-			return gameError(g, err)
+			return gameError(g, tablebaseHint(err, g.Start.Variant, -1, opts.tb, ""))
 		}
 		if perr := printAnalysis(out, an, opts.json, fromFile, i); perr != nil {
 			return perr
 		}
 		if ctx.Err() != nil {
-			return fmt.Errorf("interrupted: %d plies of game %d analysed", len(an.Plies), i+1)
+			return fmt.Errorf("interrupted: %s of game %d analysed", plural(len(an.Plies), "ply"), i+1)
 		}
 	}
 	return nil
@@ -111,6 +118,9 @@ func gameError(g oracle.Game, err error) error {
 func readGames(in io.Reader, args []string) ([]oracle.Game, bool, error) {
 	if len(args) == 1 && args[0] == "-" {
 		games, err := oracle.ParseGames(in)
+		if err != nil {
+			err = stdinError(err)
+		}
 		return games, true, emptyGames(games, err, "stdin")
 	}
 	if _, perr := position.Parse(args[0]); perr != nil && len(args) == 1 {
@@ -158,13 +168,15 @@ func printAnalysis(out io.Writer, an oracle.Analysis, asJSON, lines bool, index 
 	fmt.Fprintln(out)
 	fmt.Fprint(out, valueGraph(an.Plies, 100, 6))
 	fmt.Fprintln(out)
+	fmt.Fprintf(out, "%s: %d proven, %s (~)\n", plural(len(an.Plies), "ply"), an.ExactPlies, plural(an.EstimatedPlies, "estimate"))
 	for _, p := range an.Players {
-		fmt.Fprintf(out, "player %d: loss %d seeds, accuracy %.1f%%, %d best, %d inaccuracies, %d mistakes, %d blunders\n",
-			p.Player, p.Loss, p.Accuracy, p.Best, p.Inaccuracy, p.Mistake, p.Blunder)
+		fmt.Fprintf(out, "player %d: loss %s, accuracy %.1f%%, %d best, %s, %s, %s\n",
+			p.Player, plural(p.Loss, "seed"), p.Accuracy, p.Best, plural(p.Inaccuracy, "inaccuracy"),
+			plural(p.Mistake, "mistake"), plural(p.Blunder, "blunder"))
 	}
 	switch {
 	case !an.Complete:
-		fmt.Fprintf(out, "analysis cut short after %d plies\n", len(an.Plies))
+		fmt.Fprintf(out, "analysis cut short after %s\n", plural(len(an.Plies), "ply"))
 	case an.GameOver:
 		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(an.End), an.FinalScore[0], an.FinalScore[1])
 	default:
@@ -173,7 +185,9 @@ func printAnalysis(out io.Writer, an oracle.Analysis, asJSON, lines bool, index 
 	return nil
 }
 
-// printPlyTable prints one row a ply; "~" marks values that are estimates.
+// printPlyTable prints one row a ply; "~" marks values that are
+// estimates, ",?" a proven ply's best moves when the search did not prove
+// every move (best_moves_complete false).
 func printPlyTable(out io.Writer, plies []oracle.PlyAnalysis) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "ply\tplayer\tmove\tvalue\tplayed\tloss\tclass\tbest\t")
@@ -182,11 +196,15 @@ func printPlyTable(out io.Writer, plies []oracle.PlyAnalysis) {
 		if !p.Exact {
 			mark = "~"
 		}
+		best := moveList(p.BestMoves)
+		if p.Exact && !p.BestMovesComplete {
+			best += ",?"
+		}
 		fmt.Fprintf(tw, "%d\t%d\t%v\t%s%+d\t%s%+d\t%d\t%s\t%s\t\n", p.Ply, p.Player, p.Move, mark, p.Value,
-			mark, p.MoveValue, p.Loss, p.Class, moveList(p.BestMoves))
+			mark, p.MoveValue, p.Loss, p.Class, best)
 	}
 	tw.Flush()
-	fmt.Fprintln(out, "(values from the mover, in seeds; ~ an estimate)")
+	fmt.Fprintln(out, "(values from the mover, in seeds; ~ an estimate; ,? best moves proven so far, others may be as good)")
 }
 
 // valueGraph draws, by ply, player 1's projected final margin: the seeds
@@ -221,7 +239,7 @@ func valueGraph(plies []oracle.PlyAnalysis, width, height int) string {
 		top = max(top, v, -v)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "player 1's projected margin (captures so far + value) by ply, %d plies a column\n", per)
+	fmt.Fprintf(&b, "player 1's projected margin (captures so far + value) by ply, %s a column\n", plural(per, "ply"))
 	for level := height; level >= -height; level-- {
 		label := "    "
 		switch level {

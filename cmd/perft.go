@@ -9,7 +9,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/solver"
 )
+
+// maxPerftDepth bounds --depth: the deepest line the solver follows
+// (solver.MaxPly). Perft recurses once a ply, so a bound keeps the stack
+// small (8000 frames), and no count that deep could finish anyway: the
+// tree grows about fivefold a ply and, as perft ignores repetition, its
+// lines need not end.
+const maxPerftDepth = solver.MaxPly
 
 type perftOptions struct {
 	depth  int
@@ -40,7 +48,7 @@ Notation: docs/notation.md.`,
 			return runPerft(c.InOrStdin(), c.OutOrStdout(), args[0], opts)
 		},
 	}
-	c.Flags().IntVar(&opts.depth, "depth", 6, "plies to count (1 or more)")
+	c.Flags().IntVar(&opts.depth, "depth", 6, fmt.Sprintf("plies to count (1..%d)", maxPerftDepth))
 	c.Flags().BoolVar(&opts.divide, "divide", false, "also count below each legal move")
 	addJSONFlag(c, &opts.json)
 	return c
@@ -56,8 +64,8 @@ type perftResult struct {
 }
 
 func runPerft(in io.Reader, out io.Writer, arg string, opts *perftOptions) error {
-	if opts.depth < 1 {
-		return fmt.Errorf("--depth %d: want 1 or more", opts.depth)
+	if opts.depth < 1 || opts.depth > maxPerftDepth {
+		return fmt.Errorf("--depth %d: want 1..%d (the deepest line the solver follows)", opts.depth, maxPerftDepth)
 	}
 	inputs, err := readPositions(in, arg)
 	if err != nil {
@@ -117,7 +125,7 @@ func printPerft(out io.Writer, res perftResult) error {
 	for _, k := range keys {
 		fmt.Fprintf(out, "%s: %d\n", k, res.Divide[k])
 	}
-	fmt.Fprintf(out, "perft %d: %d nodes (%.3f s, %.1f Mnodes/s)\n",
-		res.Depth, res.Nodes, res.Seconds, res.NodesPerSecond/1e6)
+	fmt.Fprintf(out, "perft %d: %s (%.3f s, %.1f Mnodes/s)\n",
+		res.Depth, plural(int64(res.Nodes), "node"), res.Seconds, res.NodesPerSecond/1e6)
 	return nil
 }

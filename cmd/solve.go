@@ -93,13 +93,13 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 		}
 		a, err := o.Solve(ctx, input.Setup, so)
 		if err != nil {
-			return err
+			return tablebaseHint(err, input.Setup.Variant, input.Setup.Position.Seeds(), opts.tb, input.Setup.String())
 		}
 		if err := printSolve(out, a, opts.json, arg == "-", i > 0); err != nil {
 			return err
 		}
 		if ctx.Err() != nil && i+1 < len(inputs) {
-			return fmt.Errorf("interrupted after %d of %d positions", i+1, len(inputs))
+			return fmt.Errorf("interrupted after %d of %s", i+1, plural(len(inputs), "position"))
 		}
 	}
 	return nil
@@ -107,8 +107,8 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 
 // printProgress is one --progress line: an iteration of the search.
 func printProgress(errOut io.Writer, p solver.Progress) {
-	fmt.Fprintf(errOut, "depth %d: %+d (proven %+d..%+d), best move %v, %d nodes, %.1f s\n",
-		p.Depth, p.Value, p.Lower, p.Upper, oracle.Move(p.BestMove), p.Nodes, p.Elapsed.Seconds())
+	fmt.Fprintf(errOut, "depth %d: %+d (proven %+d..%+d), best move %v, %s, %.1f s\n",
+		p.Depth, p.Value, p.Lower, p.Upper, oracle.Move(p.BestMove), plural(int64(p.Nodes), "node"), p.Elapsed.Seconds())
 }
 
 func checkSolveOptions(opts *solveOptions) error {
@@ -143,6 +143,9 @@ func printSolveText(out io.Writer, a oracle.Answer) error {
 	}
 	fmt.Fprintf(out, "value: %+d for player %d (%s)\n", a.Value, a.Player, exactness(a))
 	fmt.Fprintf(out, "best moves: %s\n", moveList(a.BestMoves))
+	if line := distanceLine(a); line != "" {
+		fmt.Fprintln(out, line)
+	}
 	if len(a.Moves) > 1 || len(a.Moves) == 1 && !a.MustPass {
 		for _, m := range a.Moves {
 			fmt.Fprintf(out, "  move %v: %+d%s (captures %d)\n", m.Move, m.Value, boundNote(m), m.Captured)
@@ -151,8 +154,8 @@ func printSolveText(out io.Writer, a oracle.Answer) error {
 	fmt.Fprintf(out, "pv: %s%s\n", moveList(a.PV), pvNote(a))
 	switch a.Source {
 	case oracle.SourceSearch:
-		fmt.Fprintf(out, "depth %d, %d nodes, %.3f s, %.2f Mnodes/s, %d threads\n",
-			a.Depth, a.Nodes, a.Seconds, a.NodesPerSecond/1e6, a.Threads)
+		fmt.Fprintf(out, "depth %d, %s, %.3f s, %.2f Mnodes/s, %s\n",
+			a.Depth, plural(int64(a.Nodes), "node"), a.Seconds, a.NodesPerSecond/1e6, plural(a.Threads, "thread"))
 	case oracle.SourceTablebase:
 		fmt.Fprintf(out, "answered from the tablebase, %.3f s\n", a.Seconds)
 	}
@@ -161,9 +164,9 @@ func printSolveText(out io.Writer, a oracle.Answer) error {
 		if a.TablebaseInMemory {
 			where = ", built in memory"
 		}
-		fmt.Fprintf(out, "tablebase: up to %d seeds%s", a.TablebaseSeeds, where)
+		fmt.Fprintf(out, "tablebase: up to %s%s", plural(a.TablebaseSeeds, "seed"), where)
 		if a.Source == oracle.SourceSearch {
-			fmt.Fprintf(out, " (%d hits)", a.TablebaseHits)
+			fmt.Fprintf(out, " (%s)", plural(int64(a.TablebaseHits), "hit"))
 		}
 		fmt.Fprintln(out)
 	}

@@ -5,12 +5,19 @@
 //
 // It decides which tablebase serves a variant (the one on disk, else a
 // small one built in memory once per process, and only when a position
-// needs it), keeps one solver.Solver per variant whose transposition table
+// needs it, or at once by Warm; Config.TBOptional lets a directory that
+// lacks a variant serve the others, as `serve` wants), keeps one solver.Solver per variant whose transposition table
 // lives across positions, settles forced passes (notation.md "Forced
 // passes": the value stays with the side to move of the position as given
 // and the best move is "pass"), values every legal move with
 // position.Move.Value, surfaces tablebase read errors as errors, and builds
 // principal variations from proven best moves only.
+//
+// Its answers are the commands' --json objects and the web API's, one Go
+// type each: Answer (solve, query), Analysis (analyze), Played (play). A
+// game is played by position.Game, whose Line holds every ply, each forced
+// pass one of its own; Play and Analyze read that line and keep no pass
+// bookkeeping of their own.
 //
 // # Values and history
 //
@@ -34,7 +41,12 @@
 //   - each variant's Solver: one at a time, under the variant's solver
 //     mutex (a Solver is not safe for concurrent use; each search runs
 //     Config.Threads goroutines itself). Calls on one variant that need a
-//     search therefore queue; answers from the tablebase do not.
+//     search therefore queue (Solve takes the solver even for a position
+//     the tablebase holds, to extend its principal variation by search
+//     where the tablebase cannot); Query and Lookup do not queue: they
+//     never take the solver (Lookup answers only from a tablebase ready
+//     now, and says so when none is, so that a server can run it beside
+//     its searches).
 //
 // Nothing here prints.
 package oracle

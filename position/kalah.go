@@ -40,20 +40,6 @@ func Kalah(pits, seeds int) *Variant {
 	return kalahSizes[pits-1][seeds-1]
 }
 
-// TablebaseVariant returns the variant whose tablebase holds v's
-// positions. Every kalah size with m pits a row shares Kalah(m,4)'s
-// (kalah's, for six pits): the rules never look at the seeds a game
-// started with, so a position of Kalah(6,5) with 20 seeds on the board is
-// the same position, with the same value, as one of Kalah(6,4). Any other
-// variant is its own. The tablebase package keys, names and checks its
-// databases by this variant.
-func (v *Variant) TablebaseVariant() *Variant {
-	if v.Sow == SowStore && v.StartSeeds != 4 {
-		return Kalah(v.Pits, 4)
-	}
-	return v
-}
-
 // KalahVariants returns every kalah size, Kalah(1,1) to Kalah(6,6), pits
 // first.
 func KalahVariants() []*Variant {

@@ -19,11 +19,19 @@ const RulesVersion = 1
 // row is empty.
 const KalahRulesVersion = 2
 
+// OwnRowsRulesVersion is the rules version of oware-own (oware with a
+// repetition giving each player their own row): its tablebase keys and
+// directories stay apart from oware's.
+const OwnRowsRulesVersion = 1
+
 // RulesVersion returns v's rules version: KalahRulesVersion for kalah,
-// else the package's RulesVersion.
+// OwnRowsRulesVersion for oware-own, else the package's RulesVersion.
 func (v *Variant) RulesVersion() uint16 {
-	if v.Sow == SowStore {
+	switch {
+	case v.Sow == SowStore:
 		return KalahRulesVersion
+	case v.Repetition == RepetitionOwnRows:
+		return OwnRowsRulesVersion
 	}
 	return RulesVersion
 }
@@ -131,6 +139,20 @@ const (
 	EndOwnRowsWithGift
 )
 
+// RepetitionRule says who takes the board's seeds when a game ends because
+// a position occurred again (rules.md section 0).
+type RepetitionRule uint8
+
+const (
+	// RepetitionNobody: the board's seeds count for nobody (rules.md
+	// section 0), so a repetition is worth 0.
+	RepetitionNobody RepetitionRule = iota
+	// RepetitionOwnRows: each player takes the seeds on their own row, as
+	// Aalina's referee (samurai's tournaments, the Aualé GUI) scores a
+	// repeated oware position.
+	RepetitionOwnRows
+)
+
 // Variant is one game's rules as data. The engine reads only these fields;
 // adding a variant means adding a table entry (and, at most, a small rule
 // function for a new kind of lap or capture).
@@ -156,6 +178,8 @@ type Variant struct {
 	// EmptyCapture: a kalah capture happens even when the facing pit is
 	// empty (the last seed alone is banked).
 	EmptyCapture bool
+	// Repetition: who takes the board when a position recurs.
+	Repetition RepetitionRule
 	// StopAt: playing a game out ends it when a player's captures reach
 	// this many (0: never). Values ignore it (rules.md 1.4 and 6).
 	StopAt int
@@ -196,8 +220,17 @@ var variants = []*Variant{
 		Feed: FeedNever, Pass: PassWhenStuck, End: EndOwnRows},
 }
 
+// ruleVariants are rules options of the games above, under names of
+// their own: oware-own is oware with Aalina's repetition rule
+// (RepetitionOwnRows). They are not in Variants, the games of rules.md.
+var ruleVariants = []*Variant{
+	{Name: "oware-own", ID: 6, Pits: 6, StartSeeds: 4, MinSow: 1,
+		Sow: SowSkipOrigin, Capture: CaptureBackward, GrandSlam: GrandSlamCapturesNothing,
+		Feed: FeedAlways, Pass: PassNever, End: EndOwnRows, Repetition: RepetitionOwnRows, StopAt: 25},
+}
+
 func init() {
-	for _, v := range variants {
+	for _, v := range append(variants, ruleVariants...) {
 		v.prepare()
 	}
 }
@@ -215,7 +248,7 @@ func (v *Variant) prepare() *Variant {
 // Names, or a kalah size `kalah-MxN`. The error lists the known names.
 func Lookup(name string) (*Variant, error) {
 	lower := strings.ToLower(name)
-	for _, v := range variants {
+	for _, v := range append(variants, ruleVariants...) {
 		if v.Name == lower {
 			return v, nil
 		}
@@ -231,11 +264,12 @@ func Lookup(name string) (*Variant, error) {
 // order. The kalah family is listed by KalahVariants.
 func Variants() []*Variant { return append([]*Variant(nil), variants...) }
 
-// Names returns the names of Variants and "kalah" (Kalah(6,4)), sorted.
+// Names returns the names of Variants, of the rules options (oware-own)
+// and "kalah" (Kalah(6,4)), sorted.
 func Names() []string {
-	names := make([]string, len(variants), len(variants)+1)
-	for i, v := range variants {
-		names[i] = v.Name
+	var names []string
+	for _, v := range append(variants, ruleVariants...) {
+		names = append(names, v.Name)
 	}
 	names = append(names, KalahName)
 	sort.Strings(names)

@@ -28,6 +28,10 @@ type search struct {
 	// repeats is v.CanRepeat(): false for kalah, where no position recurs
 	// and every node is history-free.
 	repeats bool
+	// neutral: a repetition is worth 0 (position.RepetitionNobody), so
+	// fact 2 of doc.go holds; false for oware-own, whose repetitions give
+	// each player their own row.
+	neutral bool
 	salt    uint64
 	lo, hi  []atomic.Int32 // proven bounds on each root move's value
 	// line holds the game's positions before the root in its layer
@@ -63,7 +67,8 @@ type iteration struct {
 
 func newSearch(s *Solver, v *position.Variant, p position.Position, moves []position.Move, opts Options, line []position.Position) *search {
 	sr := &search{v: v, root: p, moves: slices.Clone(moves), opts: opts, table: s.table,
-		tb: opts.Tablebase, tbMax: -1, salt: variantSalt(v), repeats: v.CanRepeat()}
+		tb: opts.Tablebase, tbMax: -1, salt: variantSalt(v), repeats: v.CanRepeat(),
+		neutral: v.Repetition == position.RepetitionNobody}
 	if !sr.repeats {
 		line = nil
 	}
@@ -76,7 +81,7 @@ func newSearch(s *Solver, v *position.Variant, p position.Position, moves []posi
 		}
 	}
 	sr.rootHistory ^= pathHash(p, boardHash(p, sr.salt))
-	if sr.tb != nil {
+	if sr.tb != nil && sr.neutral { // no tablebase holds values where a repetition is not worth 0
 		sr.tbMax = sr.tb.MaxSeeds()
 	}
 	sr.lo = make([]atomic.Int32, len(moves))
@@ -317,7 +322,7 @@ func (s *search) principalVariation(first int) []int {
 	layer := append(slices.Clone(s.line), s.root)
 	history := s.rootHistory ^ pathHash(s.root, boardHash(s.root, s.salt))
 	for p := s.root; len(pv) < 2*MaxPly; {
-		if m.Captured > 0 || !s.repeats {
+		if s.v.StartsLayer(m) {
 			layer, history = layer[:0], 0
 		} else {
 			history ^= pathHash(p, boardHash(p, s.salt))

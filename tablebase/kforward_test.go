@@ -33,7 +33,7 @@ func memoryLayers(t *testing.T, v *position.Variant, maxSeeds int, method Method
 }
 
 // TestForwardMatchesGraph: for kalah of 1 to 6 pits, the forward pass
-// (children first, kforward.go) gives every position of every layer the
+// (children first, build_forward.go) gives every position of every layer the
 // value and distance that threshold propagation on the predecessor graph
 // gives (two independent methods), on one thread and on two.
 func TestForwardMatchesGraph(t *testing.T) {

@@ -18,6 +18,12 @@ import (
 type Oracle interface {
 	// Solve values a position and, with All, every legal move.
 	Solve(ctx context.Context, q SolveQuery) (any, error)
+	// Lookup answers a solve request at once when it can without a
+	// search (a tablebase ready now holds the position, or the game is
+	// over), as Solve would; ok false, with no error, means it needs a
+	// search. The server runs look-ups beside the searches, not behind
+	// them.
+	Lookup(ctx context.Context, q SolveQuery) (res any, ok bool, err error)
 	// Query probes the tablebase for a position.
 	Query(ctx context.Context, position string) (any, error)
 	// Play applies moves (notation.md: pit numbers and "pass", space- or

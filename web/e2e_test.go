@@ -218,6 +218,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("forced pass", func(t *testing.T) { testForcedPass(t, ctx, srv.URL, o) })
 	t.Run("layout", func(t *testing.T) { testLayout(t, ctx, srv.URL) })
 	t.Run("analysis", func(t *testing.T) { testAnalysisPage(t, ctx, srv.URL, o) })
+	t.Run("engine", func(t *testing.T) { testEngineGame(t, ctx, srv.URL, o) })
 	if p := cons.problems(); len(p) > 0 {
 		t.Errorf("the browser console reported:\n%s", strings.Join(p, "\n"))
 	}
@@ -297,6 +298,7 @@ func testBoardPage(t *testing.T, ctx context.Context, base string, o Oracle) {
 		t.Fatal(err)
 	}
 	decode(t, answer, &want)
+	checkDistance(t, ctx, answer)
 	after, err := o.Play(bg, positions[2], fmt.Sprint(want.BestMoves[0]))
 	if err != nil {
 		t.Fatal(err)
@@ -311,6 +313,29 @@ func testBoardPage(t *testing.T, ctx context.Context, base string, o Oracle) {
 	waitFor(t, ctx, "board")
 	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("board").dataset.position`)); got != played.Position {
 		t.Errorf("Play best shows %s, want %s (move %v)", got, played.Position, want.BestMoves[0])
+	}
+}
+
+// checkDistance checks the board's distance line against the tablebase's
+// distance in answer, the backend's solve of the position shown.
+func checkDistance(t *testing.T, ctx context.Context, answer any) {
+	t.Helper()
+	var a struct {
+		Value    int  `json:"value"`
+		Distance *int `json:"distance"`
+	}
+	decode(t, answer, &a)
+	if a.Distance == nil {
+		t.Fatalf("the backend's answer has no distance: %+v", answer)
+	}
+	want := ""
+	if a.Value != 0 {
+		want = fmt.Sprintf(" Distance: %d %s to the capture or game end that realises it.", *a.Distance,
+			map[bool]string{true: "ply", false: "plies"}[*a.Distance == 1])
+	}
+	got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector("#evaluation .distance") || {}).textContent || ""`))
+	if got != want {
+		t.Errorf("the board says %q, want %q", got, want)
 	}
 }
 
@@ -444,6 +469,14 @@ func testAnalysisPage(t *testing.T, ctx context.Context, base string, o Oracle) 
 	rows, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#plies tbody tr").length`))
 	if rows != len(want.Plies) {
 		t.Errorf("the table has %d rows, want %d", rows, len(want.Plies))
+	}
+	// The summary counts the plies the table shows proven and estimated.
+	exact, _ := chromedp.Run(ctx, chromedp.Evaluate[int](
+		`[...document.querySelectorAll("#plies tbody tr")].filter((r) => r.lastChild.textContent === "yes").length`))
+	proven, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("proven").textContent`))
+	estimates := map[bool]string{true: "estimate", false: "estimates"}[rows-exact == 1]
+	if want := fmt.Sprintf("%d plies: %d proven, %d %s", rows, exact, rows-exact, estimates); !strings.HasPrefix(proven, want) {
+		t.Errorf("the summary says %q, want it to start %q", proven, want)
 	}
 	const k = 6
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#graph circle.point[data-ply="%d"]`, k)))); err != nil {

@@ -15,6 +15,12 @@ async function init() {
     e.preventDefault();
     analyse($("games").value);
   });
+  // The board page's "Analyse this game" link: ?game=START MOVES.
+  const game = new URLSearchParams(location.search).get("game");
+  if (game) {
+    $("games").value = game;
+    await analyse(game);
+  }
 }
 
 async function analyse(text) {
@@ -54,7 +60,7 @@ function selectGame(i) {
   $("result").hidden = false;
   const g = page.game;
   const cut = g.complete === false ? " analysed before the server's time limit ran out" : "";
-  $("game-title").textContent = `${page.games.length > 1 ? `Game ${i + 1}: ` : ""}${g.position}, ${g.plies.length} plies${cut}`;
+  $("game-title").textContent = `${page.games.length > 1 ? `Game ${i + 1}: ` : ""}${g.position}, ${count(g.plies.length, "ply", "plies")}${cut}`;
   renderGraph(g);
   renderSummary(g);
   renderPlies(g);
@@ -124,6 +130,9 @@ function renderSummary(g) {
     html("td", {}, tr, `${Number(p.accuracy).toFixed(1)}%`);
     for (const k of ["best", "inaccuracy", "mistake", "blunder"]) html("td", {}, tr, String(p[k]));
   }
+  const vary = g.estimated_plies > 0 ? " (estimates depend on the time each ply had)" : "";
+  $("proven").textContent = `${count(g.plies.length, "ply", "plies")}: ${g.exact_plies} proven, ` +
+    `${count(g.estimated_plies, "estimate", "estimates")}${vary}.`;
   const fin = $("final");
   fin.textContent = g.game_over
     ? `Game over (${g.end})${g.final_score ? `: ${g.final_score[0]}-${g.final_score[1]}` : ""}.`
@@ -141,11 +150,20 @@ function renderPlies(g) {
   for (const p of g.plies) {
     const tr = html("tr", { class: `p${p.player} ${p.class}`, "data-ply": p.ply, tabindex: "0" }, body);
     const cells = [p.ply, `player ${p.player}`, moveText(p.move), p.captured, signed(p.value), signed(p.move_value),
-      p.loss, p.class, (p.best_moves || []).map(moveText).join(", "), p.exact ? "yes" : "estimate"];
+      p.loss, p.class, bestText(p), p.exact ? "yes" : "estimate"];
     for (const c of cells) html("td", {}, tr, String(c));
     tr.addEventListener("click", () => selectPly(p.ply));
     tr.addEventListener("keydown", (e) => { if (e.key === "Enter") selectPly(p.ply); });
   }
+}
+
+// bestText lists a ply's best moves; "?" at the end says that a proven
+// ply's list may lack moves as good (the search proved the value, not
+// every move).
+function bestText(p) {
+  const best = (p.best_moves || []).map(moveText);
+  if (p.exact && !p.best_moves_complete) best.push("?");
+  return best.join(", ");
 }
 
 // selectPly shows the board before ply k, the move played and the best
@@ -177,7 +195,7 @@ function selectPly(k) {
   const info = $("ply-info");
   info.textContent = p
     ? `Before ply ${p.ply}: player ${p.player} played ${moveText(p.move)} (${signed(p.move_value)}); ` +
-      `best ${(p.best_moves || []).map(moveText).join(", ")} (${signed(p.value)}), loss ${p.loss}: ${p.class}.`
+      `best ${bestText(p)} (${signed(p.value)}), loss ${p.loss}: ${p.class}.`
     : "";
 }
 

@@ -11,7 +11,11 @@ const state = {
   abort: null,         // cancels the requests of the previous load
   play: null,          // the last /api/play answer
   solve: null,         // the last /api/solve answer for play.position
+  engine: 0,           // the player the engine plays, 0 none
+  engineTime: "500ms", // its time a move
 };
+
+const engineTimes = ["200ms", "500ms", "1s", "2s", "5s"];
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,6 +28,18 @@ async function init() {
   const params = new URLSearchParams(location.search);
   state.start = params.get("position") || "awari";
   state.moves = (params.get("moves") || "").split(/[ ,]+/).filter((m) => m !== "");
+  state.engine = ["1", "2"].includes(params.get("engine")) ? Number(params.get("engine")) : 0;
+  if (engineTimes.includes(params.get("time"))) state.engineTime = params.get("time");
+  $("engine-side").value = String(state.engine);
+  $("engine-time").value = state.engineTime;
+  $("engine-side").addEventListener("change", () => {
+    state.engine = Number($("engine-side").value);
+    load();
+  });
+  $("engine-time").addEventListener("change", () => {
+    state.engineTime = $("engine-time").value;
+    history.replaceState(null, "", boardURL());
+  });
   $("variant").addEventListener("change", () => newGame($("variant").value));
   $("new").addEventListener("click", () => newGame($("variant").value));
   $("undo").addEventListener("click", undo);
@@ -51,9 +67,15 @@ function playMove(pit) {
   load({ undoOnError: true });
 }
 
+// undo takes back the last move; against the engine, when that move was
+// the engine's, the player's move before it too, so that it is the
+// player's turn again.
 function undo() {
   if (state.moves.length === 0) return;
+  const played = (state.play && state.play.moves || []).filter((m) => m.move !== "pass");
+  const last = played.length ? played[played.length - 1].player : 0;
   state.redo.push(state.moves.pop());
+  if (state.engine !== 0 && last === state.engine && state.moves.length > 0) state.redo.push(state.moves.pop());
   load();
 }
 
@@ -84,6 +106,10 @@ async function copyPosition() {
 function boardURL() {
   const params = new URLSearchParams({ position: state.start });
   if (state.moves.length) params.set("moves", state.moves.join(","));
+  if (state.engine !== 0) {
+    params.set("engine", String(state.engine));
+    params.set("time", state.engineTime);
+  }
   return "/?" + params.toString().replaceAll("%2C", ",").replaceAll("%3A", ":").replaceAll("%2F", "/");
 }
 
@@ -119,6 +145,10 @@ async function load(opts) {
     board.setAttribute("data-state", "ready");
     return;
   }
+  if (state.engine === parsePosition(play.position).side) {
+    await engineMove(seq, abort);
+    return;
+  }
   try {
     const q = new URLSearchParams({ position: play.position, all: "1" });
     const solve = await api("/api/solve?" + q, { signal: abort.signal });
@@ -133,12 +163,35 @@ async function load(opts) {
   }
 }
 
+// engineMove asks /api/move for the engine's move in the game so far,
+// shows its answer, and plays the move. The board stays "loading" until it
+// is the player's turn again.
+async function engineMove(seq, abort) {
+  $("evaluation").textContent = `the engine is thinking (${state.engineTime})\u2026`;
+  let answer;
+  try {
+    const q = new URLSearchParams({ position: state.start, moves: state.moves.join(","), time: state.engineTime });
+    answer = await api("/api/move?" + q, { signal: abort.signal });
+  } catch (err) {
+    if (seq !== state.seq) return;
+    showError($("error"), err);
+    $("board").setAttribute("data-state", "error");
+    return;
+  }
+  if (seq !== state.seq) return;
+  state.moves.push(String(answer.move));
+  state.redo = [];
+  load();
+}
+
 function render() {
   const play = state.play;
   const pos = parsePosition(play.position);
   const variant = state.variants.get(pos.variant) || { clockwise: false };
   if ($("variant").value !== pos.variant) $("variant").value = pos.variant;
-  const opts = { clockwise: variant.clockwise, over: play.game_over, onPlay: playMove };
+  // Nothing is playable while the engine is to move.
+  const onPlay = state.engine === pos.side ? null : playMove;
+  const opts = { clockwise: variant.clockwise, over: play.game_over, onPlay };
   const s = state.solve;
   if (s) {
     opts.moves = new Map();
@@ -154,10 +207,17 @@ function render() {
   renderEvaluation(s, pos);
   $("pos-out").value = play.position;
   $("link").setAttribute("href", boardURL());
+  $("analyze-link").setAttribute("href", "/analyze?" + new URLSearchParams({ game: gameRecord() }));
   renderMoves(play);
   $("undo").disabled = state.moves.length === 0;
   $("redo").disabled = state.redo.length === 0;
-  $("best").disabled = !s || play.game_over;
+  $("best").disabled = !s || play.game_over || state.engine === pos.side;
+}
+
+// gameRecord is the game so far as analyze reads it: the start position,
+// then the moves.
+function gameRecord() {
+  return [state.start].concat(state.moves).join(" ");
 }
 
 function renderStatus(play, pos) {
@@ -170,19 +230,17 @@ function renderStatus(play, pos) {
   }
   html("span", { class: `turn p${pos.side}` }, status, `Player ${pos.side} to move`);
   const seeds = pos.rows[0].concat(pos.rows[1]).reduce((a, b) => a + b, 0);
-  status.append(`, ${seeds} seeds on the board`);
+  status.append(`, ${count(seeds, "seed", "seeds")} on the board`);
   if (pos.captures) status.append(`; captured: player 1 ${pos.captures[0]}, player 2 ${pos.captures[1]}`);
   status.append(".");
 }
 
-// renderNote says when a player had to pass: at the start, or after the
-// last move (notation.md: play applies forced passes automatically).
+// renderNote says when a player had to pass: the line's last ply is a
+// forced pass (notation.md: play lists each one as a move of its own).
 function renderNote(play, pos) {
   const note = $("note");
   const last = play.moves && play.moves.length ? play.moves[play.moves.length - 1] : null;
-  let passer = 0;
-  if (last && (last.passed || last.move === "pass")) passer = last.move === "pass" && last.player ? last.player : 3 - pos.side;
-  else if (!last && play.passed) passer = 3 - pos.side;
+  const passer = last && last.move === "pass" ? last.player : 0;
   note.hidden = passer === 0 || play.game_over;
   note.textContent = passer ? `Player ${passer} has no legal move and passes; player ${pos.side} moves again.` : "";
 }
@@ -198,17 +256,22 @@ function renderEvaluation(s, pos) {
   const how = s.exact ? "exact" : `estimate at depth ${s.depth}`;
   html("strong", {}, ev, `Value ${signed(s.value)} for player ${pos.side}`);
   ev.append(` (${how}). Best: ${(s.best_moves || []).map(moveText).join(", ") || "-"}.`);
+  // The tablebase's distance: plies to the capture or game end that
+  // realises the value (none for a value of 0).
+  if (s.distance !== undefined && s.value !== 0) {
+    html("span", { class: "distance" }, ev, ` Distance: ${count(s.distance, "ply", "plies")} to the capture or game end that realises it.`);
+  }
   if (s.pv && s.pv.length) {
     const shown = s.pv.slice(0, 16).map(moveText).join(" ");
     ev.append(` Line: ${shown}${s.pv.length > 16 ? ` \u2026 (${s.pv.length} plies)` : ""}.`);
   }
   const stats = [];
   if (s.source === "tablebase") {
-    stats.push(`from the tablebase (${s.tablebase_in_memory ? "built in memory, " : ""}up to ${s.tablebase_seeds} seeds)`);
+    stats.push(`from the tablebase (${s.tablebase_in_memory ? "built in memory, " : ""}up to ${count(s.tablebase_seeds, "seed", "seeds")})`);
   } else {
     if (s.depth !== undefined) stats.push(`depth ${s.depth}`);
-    if (s.nodes !== undefined) stats.push(`${s.nodes.toLocaleString("en")} nodes`);
-    if (s.tablebase) stats.push(`tablebase up to ${s.tablebase_seeds} seeds`);
+    if (s.nodes !== undefined) stats.push(`${s.nodes.toLocaleString("en")} ${s.nodes === 1 ? "node" : "nodes"}`);
+    if (s.tablebase) stats.push(`tablebase up to ${count(s.tablebase_seeds, "seed", "seeds")}`);
   }
   if (s.seconds !== undefined) stats.push(s.seconds < 1 ? `${(1000 * s.seconds).toFixed(1)} ms` : `${s.seconds.toFixed(2)} s`);
   if (stats.length) html("span", { class: "stats" }, ev, ` ${stats.join(", ")}`);

@@ -35,6 +35,11 @@ function moveText(m) {
   return m === "pass" ? "pass" : String(m);
 }
 
+// count writes n and a noun, singular for 1: count(1, "ply", "plies").
+function count(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 function signed(v) {
   return v > 0 ? `+${v}` : String(v);
 }

@@ -1,0 +1,236 @@
+package tablebase
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/mancala-solver/mancala/internal/hugepage"
+	"github.com/mancala-solver/mancala/position"
+)
+
+// noExit marks a position with neither a capture nor a game end among its
+// moves. Values never come near it (|value| <= 70).
+const noExit = math.MinInt8
+
+// chunkSize is the number of consecutive ranks a worker takes at a time:
+// big enough to amortise one Unrank, small enough to balance two cores.
+const chunkSize = 1 << 14
+
+// layerSolver computes the values of layer n from the finished layers
+// below it. Fields set once are read by every worker; the arrays are
+// written position by position, each position by one worker.
+type layerSolver struct {
+	v       *position.Variant
+	ix      *Index
+	n       int
+	size    int64
+	lower   lowerValues // values of layers 0..n-1
+	threads int
+	prog    *progress
+	// spillPath is the temporary file for graph arrays that do not fit
+	// in memory (build_graph.go, build_spill_linux.go); "" when there is no tablebase directory.
+	spillPath string
+	// partitions, when above 1, splits propagation into that many rank
+	// ranges exchanging batched updates (build_partition.go).
+	partitions int
+	rounds     int // propagation rounds so far: one a distance level of a threshold
+
+	// Filled by scan: the best value among the moves that capture (they
+	// leave the layer) or the terminal value, else noExit; and the number
+	// of moves that stay in the layer, plus one for the exit group.
+	exit  []int8
+	count []uint8
+	// state, when allocated before scan (un-sowing), receives the counts
+	// directly as the initial propagation state, and count stays nil.
+	state    []uint32
+	terminal []uint64 // bit i: position i has no moves (the game is over)
+	edges    int64    // moves that stay in the layer, all positions together
+	keeps    int64    // of those, moves after which the mover moves again
+}
+
+// isTerminal reports whether position i of the layer has no moves: its
+// exit is the game end, reached in 0 plies rather than by a 1-ply capture.
+func (s *layerSolver) isTerminal(i int64) bool { return s.terminal[i>>6]&(1<<(i&63)) != 0 }
+
+// forChunks runs fn over the layer's ranks [0, size) in chunks on
+// s.threads workers, stopping at the first error or when ctx is cancelled.
+func (s *layerSolver) forChunks(ctx context.Context, fn func(lo, hi int64) error) error {
+	return parallel(ctx, s.threads, s.size, chunkSize, fn)
+}
+
+// parallel runs fn over [0, n) in chunks of chunk on threads workers,
+// stopping at the first error or when ctx is cancelled.
+func parallel(ctx context.Context, threads int, n, chunk int64, fn func(lo, hi int64) error) error {
+	var next atomic.Int64
+	g, ctx := errgroup.WithContext(ctx)
+	for w := 0; w < threads; w++ {
+		g.Go(func() error {
+			for {
+				lo := next.Add(chunk) - chunk
+				if lo >= n {
+					return nil
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if err := fn(lo, min(lo+chunk, n)); err != nil {
+					return err
+				}
+			}
+		})
+	}
+	return g.Wait()
+}
+
+// exitValue returns the value to the mover of a move that captures (or
+// banks) seeds, from p: m.Value of the child's value in its (lower,
+// finished) layer.
+func (s *layerSolver) exitValue(p position.Position, m *position.Move) int8 {
+	c := int(m.Captured)
+	return int8(m.Value(p, int(s.lower.value(s.n-c, s.ix.Rank(m.Next)))))
+}
+
+// maxParts caps the static partition of scan and reverse: each part has
+// its own in-degree counters, 2 bytes a position.
+const maxParts = 16
+
+// parts returns how many contiguous parts scan and reverse split the
+// layer into.
+func (s *layerSolver) parts() int { return min(s.threads, maxParts) }
+
+// forParts runs fn over the layer split into parts() contiguous ranges,
+// one worker each, in chunks (for cancellation and progress). Unlike
+// forChunks the split is fixed, so a part's counters are touched by one
+// worker only and need no atomics: a random atomic increment costs
+// several plain ones (measured: the atomic fill was 25% of a build).
+func (s *layerSolver) forParts(ctx context.Context, fn func(part int, lo, hi int64) error) error {
+	g, ctx := errgroup.WithContext(ctx)
+	n := int64(s.parts())
+	for t := range n {
+		lo, hi := s.size*t/n, s.size*(t+1)/n
+		g.Go(func() error {
+			for c := lo; c < hi; c += chunkSize {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if err := fn(int(t), c, min(c+chunkSize, hi)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// errInDegree reports a position with more than 65535 predecessors,
+// which no variant comes near (about pits x seeds + 1 at most).
+var errInDegree = errors.New("a position has too many predecessors for the graph's counters")
+
+// scan is the first pass over the layer: it fills exit and count, and,
+// when indeg is not nil, counts each position's predecessors in the layer
+// from part t into indeg[t].
+func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
+	s.exit = make([]int8, s.size)
+	if s.state == nil {
+		s.count = make([]uint8, s.size)
+	}
+	s.terminal = make([]uint64, (s.size+63)/64)
+	hugepage.Advise(s.exit)
+	hugepage.Advise(s.count)
+	for _, counts := range indeg {
+		hugepage.Advise(counts)
+	}
+	var edges, keeps atomic.Int64
+	var termMu sync.Mutex
+	err := s.forParts(ctx, func(part int, lo, hi int64) error {
+		var mine []uint16
+		if indeg != nil {
+			mine = indeg[part]
+		}
+		inner, keep, err := s.scanRange(lo, hi, mine, &termMu)
+		edges.Add(inner)
+		keeps.Add(keep)
+		s.prog.add(hi - lo)
+		return err
+	})
+	s.edges, s.keeps = edges.Load(), keeps.Load()
+	return err
+}
+
+// scanRange is scan over ranks [lo, hi); it returns the moves that stay
+// in the layer and how many of them keep the mover. termMu guards the
+// terminal bitset's words shared with the neighbouring ranges.
+func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex) (int64, int64, error) {
+	var buf [position.MaxPits]position.Move
+	c := s.ix.newCursor(s.n, uint64(lo))
+	inner, keep, wrapped := int64(0), int64(0), false
+	for i := lo; i < hi; i++ {
+		if i > lo {
+			c.next()
+		}
+		p := c.position()
+		nm := s.v.Moves(p, &buf)
+		if nm == 0 {
+			s.exit[i] = int8(s.v.TerminalValue(p))
+			s.setCount(i, 1)
+			s.markTerminal(i, lo, hi, termMu)
+			continue
+		}
+		best, internal := int8(noExit), uint8(0)
+		for j := range buf[:nm] {
+			m := &buf[j]
+			if m.Captured > 0 {
+				best = max(best, s.exitValue(p, m))
+				continue
+			}
+			internal++
+			if m.MovesAgain(p) {
+				keep++
+			}
+			if indeg != nil {
+				q := s.ix.Rank(m.Next)
+				indeg[q]++
+				wrapped = wrapped || indeg[q] == 0
+			}
+		}
+		s.exit[i] = best
+		count := internal
+		if best != noExit {
+			count++ // the exit group counts as one move
+		}
+		s.setCount(i, count)
+		inner += int64(internal)
+	}
+	if wrapped {
+		return inner, keep, errInDegree
+	}
+	return inner, keep, nil
+}
+
+// setCount records position i's count of moves not known to lose: in the
+// propagation state when it is allocated already, else in count.
+func (s *layerSolver) setCount(i int64, c uint8) {
+	if s.state != nil {
+		s.state[i] = uint32(c)
+	} else {
+		s.count[i] = c
+	}
+}
+
+// markTerminal sets position i's terminal bit. Only the first and last
+// words of a range can be shared with another worker's range, so only
+// those take the lock.
+func (s *layerSolver) markTerminal(i, lo, hi int64, mu *sync.Mutex) {
+	w := i >> 6
+	if w == lo>>6 || w == (hi-1)>>6 {
+		mu.Lock()
+		defer mu.Unlock()
+	}
+	s.terminal[w] |= 1 << (i & 63)
+}

@@ -1,0 +1,78 @@
+package tablebase
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mancala-solver/mancala/position"
+)
+
+// Memory is a tablebase built and held in memory only: the same layers as
+// Build computes, without Badger. The solver uses one to prove small
+// endgames when no database on disk covers them. It implements
+// solver.Tablebase and is safe for concurrent use once built.
+type Memory struct {
+	ix     *Index
+	layers [][]int8   // layers[n][rank]: value of the positions with n seeds
+	dists  [][]uint16 // dists[n][rank]: their distances (doc.go)
+}
+
+// MemoryPositions returns how many positions a Memory of v up to maxSeeds
+// holds (three bytes each: value and distance; plus the build's scratch
+// space while it runs).
+func MemoryPositions(v *position.Variant, maxSeeds int) int64 {
+	ix := NewIndex(v.Pits)
+	total := int64(0)
+	for n := 0; n <= maxSeeds; n++ {
+		total += ix.Size(n)
+	}
+	return total
+}
+
+// BuildMemory computes v's layers 0..maxSeeds by retrograde analysis in
+// memory, on threads goroutines (0: all cores). It returns ctx's error if
+// cancelled, or an error for a maxSeeds outside 0..v.Total().
+func BuildMemory(ctx context.Context, v *position.Variant, maxSeeds, threads int) (*Memory, error) {
+	if maxSeeds < 0 || maxSeeds > min(v.Total(), maxLayer) {
+		return nil, fmt.Errorf("max seeds %d: want 0..%d for %s", maxSeeds, min(v.Total(), maxLayer), v.Name)
+	}
+	if err := buildable(v); err != nil {
+		return nil, err
+	}
+	b := &builder{v: v, ix: NewIndex(v.Pits), opts: withDefaults(BuildOptions{MaxSeeds: maxSeeds, Threads: threads})}
+	for n := 0; n <= maxSeeds; n++ {
+		res, err := b.solve(ctx, n, b.ix.Size(n))
+		if err != nil {
+			return nil, fmt.Errorf("layer %d: %w", n, err)
+		}
+		res.arrays()
+		b.lower = append(b.lower, res.values)
+		b.dists = append(b.dists, res.dist)
+	}
+	return &Memory{ix: b.ix, layers: b.lower, dists: b.dists}, nil
+}
+
+// MaxSeeds returns the largest seed count held.
+func (m *Memory) MaxSeeds() int { return len(m.layers) - 1 }
+
+// Probe returns the value of p (rules.md section 6, from the side to move)
+// when it has at most MaxSeeds seeds.
+func (m *Memory) Probe(p position.Position) (int, bool) {
+	n := p.Seeds()
+	if n >= len(m.layers) {
+		return 0, false
+	}
+	return int(m.layers[n][m.ix.Rank(p)]), true
+}
+
+// ProbeDistance returns the value of p (as Probe) and its distance in
+// plies (doc.go: the plies to the capture or game end that realises the
+// value, 0 for value 0), with ok=false when p has more than MaxSeeds seeds.
+func (m *Memory) ProbeDistance(p position.Position) (value, plies int, ok bool) {
+	n := p.Seeds()
+	if n >= len(m.layers) {
+		return 0, 0, false
+	}
+	r := m.ix.Rank(p)
+	return int(m.layers[n][r]), int(m.dists[n][r]), true
+}
