@@ -40,8 +40,8 @@ func defaultTBHelp() string {
 // beyond the built layers), how to get it: the build command that covers
 // seeds seeds of v ("N" when seeds < 0, no position being asked), and for
 // a position pos, the search that needs no tablebase. It is the one place
-// these hints are written (query, solve, stats and verify call it); any
-// other error comes back as it is.
+// these hints are written (query, solve, analyze, stats and verify call
+// it); any other error comes back as it is.
 func tablebaseHint(err error, v *position.Variant, seeds int, flag, pos string) error {
 	var notIn *oracle.NotInTablebaseError
 	if !errors.As(err, &notIn) && !errors.Is(err, tablebase.ErrNoTablebase) {
