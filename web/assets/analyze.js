@@ -185,7 +185,7 @@ function selectPly(k) {
     opts.played = p.move;
     opts.best = p.best_moves || [];
     opts.moves = new Map();
-    opts.moves.set(p.move, { value: p.move_value, exact: p.exact, captured: p.captured });
+    opts.moves.set(p.move, { value: p.move_value, exact: p.exact });
     for (const b of opts.best) if (b !== p.move && b !== "pass") opts.moves.set(b, { value: p.value, exact: p.exact });
   }
   const board = $("ply-board");
