@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mancala-solver/mancala/oracle"
+	"github.com/mancala-solver/mancala/position"
 	"github.com/mancala-solver/mancala/solver"
 )
 
@@ -47,7 +48,10 @@ whole-line or trailing, skipped), and answers each (one JSON line each with
 
 A tablebase is used from --tb DIR, or else from the default directory when one
 is there; for endgames beyond it a small one is built in memory, once, and its
-build counts in --time.
+build counts in --time. When a search stops short of a proof and no tablebase on
+disk serves the variant, a note on stderr says how to get a proof where the
+tablebase that brings one is known (kalah, kalah-6x5): the build command, what
+the build and the proof took (README "Kalah").
 
 --progress prints a line on stderr for each deeper iteration of the search:
 its depth, its value (an estimate until the proven bounds meet), the proven
@@ -86,6 +90,7 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 		return err
 	}
 	defer o.Close()
+	hinted := map[*position.Variant]bool{} // the variants whose proof note is out
 	for i, input := range inputs {
 		so := oracle.SolveOptions{AllMoves: opts.all, Time: opts.time, Nodes: opts.nodes, Depth: opts.depth}
 		if opts.progress {
@@ -98,11 +103,29 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 		if err := printSolve(out, a, opts.json, arg == "-", i > 0); err != nil {
 			return err
 		}
+		if !a.Exact && a.Source == oracle.SourceSearch && !opts.noTB && !hinted[input.Setup.Variant] {
+			hinted[input.Setup.Variant] = noteProof(errOut, o, input.Setup, opts.tb)
+		}
 		if ctx.Err() != nil && i+1 < len(inputs) {
 			return fmt.Errorf("interrupted after %d of %s", i+1, plural(len(inputs), "position"))
 		}
 	}
 	return nil
+}
+
+// noteProof says on errOut how to get a proof of s, which the search left
+// an estimate, when no tablebase on disk serves its variant and one is
+// known to bring a proof (proofHint), and reports whether it did.
+func noteProof(errOut io.Writer, o *oracle.Oracle, s position.Setup, flag string) bool {
+	_, err := o.DiskTablebase(s.Variant)
+	if err == nil {
+		return false
+	}
+	hint, ok := proofHint(err, s.Variant, flag)
+	if ok {
+		fmt.Fprintf(errOut, "note: %s: %s\n", s.String(), hint)
+	}
+	return ok
 }
 
 // printProgress is one --progress line: an iteration of the search.

@@ -220,20 +220,44 @@ func (o *Oracle) Query(ctx context.Context, s position.Setup) (Answer, error) {
 	vs := o.variant(s.Variant)
 	a := o.newAnswer(s)
 	err := o.probe(ctx, vs, s.Position, &a, func(p position.Position) (served, error) {
-		disk, err := o.diskTablebase(vs)
+		disk, err := o.diskOrMissing(vs)
 		switch {
 		case err != nil:
 			return served{}, err
-		case disk == nil && o.cfg.TBDir == "":
-			return served{}, fmt.Errorf("%w: tablebases are off", ErrNoTablebase)
-		case disk == nil:
-			return served{}, tablebase.Missing(o.cfg.TBDir, vs.v)
 		case p.Seeds() > disk.MaxSeeds():
 			return served{}, &NotInTablebaseError{Position: a.Position, Seeds: p.Seeds(), MaxSeeds: disk.MaxSeeds()}
 		}
 		return served{tb: disk, prober: disk}, nil
 	})
 	return a, err
+}
+
+// DiskTablebase reports the tablebase on disk that serves v: the seeds
+// of its largest complete layer, or why there is none, the error Query
+// meets: ErrNoTablebase (wrapped) when tablebases are off, a
+// *tablebase.MissingError when the directory (the default one included)
+// holds none of v's layers, or the error opening it.
+func (o *Oracle) DiskTablebase(v *position.Variant) (maxSeeds int, err error) {
+	disk, err := o.diskOrMissing(o.variant(v))
+	if err != nil {
+		return 0, err
+	}
+	return disk.MaxSeeds(), nil
+}
+
+// diskOrMissing is v's tablebase on disk, or the error that says why
+// there is none (DiskTablebase).
+func (o *Oracle) diskOrMissing(vs *variantState) (*tablebase.Prober, error) {
+	disk, err := o.diskTablebase(vs)
+	switch {
+	case err != nil:
+		return nil, err
+	case disk == nil && o.cfg.TBDir == "":
+		return nil, fmt.Errorf("%w: tablebases are off", ErrNoTablebase)
+	case disk == nil:
+		return nil, tablebase.Missing(o.cfg.TBDir, vs.v)
+	}
+	return disk, nil
 }
 
 // Lookup answers s at once when a tablebase ready now holds it (the one
