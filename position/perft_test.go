@@ -37,8 +37,8 @@ func referencePerft(s reference.State, depth int) (counts []uint64) {
 // (1..10 for kalah), computed by the packed engine and recomputed with the
 // reference implementation: to depth 10 with MANCALA_LONG=1, 6 by default,
 // 5 under -short. A change to any of
-// them means a rules change: bump RulesVersion (KalahRulesVersion for
-// kalah).
+// them means a rules change: bump RulesVersion (KalahRulesVersion or
+// KalahStdRulesVersion for kalah).
 var perftStart = map[string][]uint64{
 	"awari":         {6, 36, 190, 1014, 5219, 27332, 138783, 707716},
 	"oware":         {6, 36, 190, 1014, 5219, 27332, 139157, 711414},
@@ -49,12 +49,17 @@ var perftStart = map[string][]uint64{
 	// move is a ply of its own.
 	"kalah":     {6, 35, 185, 942, 4685, 23169, 113959, 559885, 2743126, 13394138},
 	"kalah-3x3": {3, 8, 19, 48, 120, 280, 610, 1276, 2530, 4824},
+	// The same sizes under the standard capture rule (KalahStdRulesVersion
+	// 1). Captures from an empty facing pit first matter at ply 8 of
+	// Kalah(3,3) and ply 10 of Kalah(6,4).
+	"kalah-std":     {6, 35, 185, 942, 4690, 23233, 114430, 563055, 2763490, 13519607},
+	"kalah-std-3x3": {3, 8, 19, 48, 120, 280, 610, 1283, 2565, 4962},
 }
 
 // perftVariants are the variants TestPerftStart covers: the five games,
-// the usual kalah and a small one.
+// the usual kalah and a small one, under both capture rules.
 func perftVariants() []*Variant {
-	return append(Variants(), Kalah(6, 4), Kalah(3, 3))
+	return append(Variants(), Kalah(6, 4), Kalah(3, 3), KalahStd(6, 4), KalahStd(3, 3))
 }
 
 func TestPerftStart(t *testing.T) {
@@ -87,7 +92,7 @@ func checkPerftStart(t *testing.T, v *Variant, agreeDepth int) {
 // Divide's counts add up to Perft's, also where the mover must pass at
 // once (the pass is no ply).
 func TestDivideSumsToPerft(t *testing.T) {
-	for _, s := range []string{"awari", "oware", "akon", "djenon-abe", "djenon-aboure", "kalah", "kalah-2x5",
+	for _, s := range []string{"awari", "oware", "akon", "djenon-abe", "djenon-aboure", "kalah", "kalah-2x5", "kalah-std", "kalah-std-2x5",
 		"djenon-aboure:1,2,1,2,2,1/1,0,1,0,1,0:2", "djenon-abe:0,0,0,0,0,0/0,0,0,0,0,5:1"} {
 		st, err := Parse(s)
 		if err != nil {

@@ -19,10 +19,19 @@ const RulesVersion = 1
 // row is empty.
 const KalahRulesVersion = 2
 
-// RulesVersion returns v's rules version: KalahRulesVersion for kalah,
-// else the package's RulesVersion.
+// KalahStdRulesVersion is the rules version of every kalah size under the
+// standard capture rule (kalah-std, kalah-std-MxN; KalahStandard). Version
+// 1 (2026-12-01): a capture needs seeds in the facing pit, and the game
+// ends as soon as either row is empty.
+const KalahStdRulesVersion = 1
+
+// RulesVersion returns v's rules version: KalahRulesVersion or
+// KalahStdRulesVersion for kalah, else the package's RulesVersion.
 func (v *Variant) RulesVersion() uint16 {
-	if v.Sow == SowStore {
+	switch rules, ok := v.KalahRuleSet(); {
+	case ok && rules == KalahStandard:
+		return KalahStdRulesVersion
+	case ok:
 		return KalahRulesVersion
 	}
 	return RulesVersion
@@ -154,7 +163,8 @@ type Variant struct {
 	// only when the player to move has no seeds (kalah, docs/kalah.md).
 	EmptyRowEnds bool
 	// EmptyCapture: a kalah capture happens even when the facing pit is
-	// empty (the last seed alone is banked).
+	// empty (the last seed alone is banked): KalahEmptyCapture, not
+	// KalahStandard.
 	EmptyCapture bool
 	// StopAt: playing a game out ends it when a player's captures reach
 	// this many (0: never). Values ignore it (rules.md 1.4 and 6).
@@ -212,7 +222,8 @@ func (v *Variant) prepare() *Variant {
 }
 
 // Lookup returns the variant with the given name (case-insensitive): one of
-// Names, or a kalah size `kalah-MxN`. The error lists the known names.
+// Names, or a kalah size `kalah-MxN` or `kalah-std-MxN`. The error lists
+// the known names.
 func Lookup(name string) (*Variant, error) {
 	lower := strings.ToLower(name)
 	for _, v := range variants {
@@ -223,7 +234,7 @@ func Lookup(name string) (*Variant, error) {
 	if v, ok := lookupKalah(lower); ok {
 		return v, nil
 	}
-	return nil, fmt.Errorf("%q is not a variant (known: %s; kalah-MxN for M pits and N seeds, 1..6)",
+	return nil, fmt.Errorf("%q is not a variant (known: %s; kalah-MxN and kalah-std-MxN for M pits and N seeds, 1..6)",
 		name, strings.Join(Names(), ", "))
 }
 
@@ -231,13 +242,14 @@ func Lookup(name string) (*Variant, error) {
 // order. The kalah family is listed by KalahVariants.
 func Variants() []*Variant { return append([]*Variant(nil), variants...) }
 
-// Names returns the names of Variants and "kalah" (Kalah(6,4)), sorted.
+// Names returns the names of Variants, "kalah" and "kalah-std" (Kalah(6,4)
+// under each rule set), sorted. KalahVariants has every kalah size.
 func Names() []string {
-	names := make([]string, len(variants), len(variants)+1)
+	names := make([]string, len(variants), len(variants)+2)
 	for i, v := range variants {
 		names[i] = v.Name
 	}
-	names = append(names, KalahName)
+	names = append(names, KalahName, KalahStdName)
 	sort.Strings(names)
 	return names
 }
