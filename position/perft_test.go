@@ -112,3 +112,38 @@ func TestDivideSumsToPerft(t *testing.T) {
 		}
 	}
 }
+
+// PerftPlayed, which makes every move of the last ply, counts what Perft's
+// bulk count does, in every variant (oware and kalah count their last ply
+// without playing it) and where the mover must pass; DividePlayed adds up
+// to the same.
+func TestPerftPlayedCountsAsPerft(t *testing.T) {
+	for _, s := range []string{"awari", "oware", "akon", "djenon-abe", "djenon-aboure", "kalah", "kalah-std", "kalah-std-3x3",
+		"djenon-aboure:1,2,1,2,2,1/1,0,1,0,1,0:2", "djenon-abe:0,0,0,0,0,0/0,0,0,0,0,5:1",
+		"oware:0,0,0,0,0,0/1,0,3,0,0,9:2", "kalah-std:1,0,0,0,0,2/0,0,0,0,0,1:1"} {
+		st, err := Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, p := st.Variant, st.Position
+		for depth := 0; depth <= 5; depth++ {
+			bulk, played := v.Perft(p, depth), v.PerftPlayed(p, depth)
+			var sum uint64
+			for _, n := range v.DividePlayed(p, depth) {
+				sum += n
+			}
+			if played != bulk || (depth > 0 && sum != bulk) {
+				t.Errorf("%s depth %d: perft %d, played %d, divide played sums to %d", s, depth, bulk, played, sum)
+			}
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	for _, v := range perftVariants() {
+		depth := min(len(perftStart[v.Name]), 7)
+		if got, want := v.PerftPlayed(v.Start(), depth), perftStart[v.Name][depth-1]; got != want {
+			t.Errorf("%s: perft played %d = %d, want %d", v.Name, depth, got, want)
+		}
+	}
+}
