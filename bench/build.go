@@ -35,7 +35,7 @@ func BuildSeeds(v *position.Variant) int {
 // variant: the positions built and the stored layers' checksums folded
 // into one number; both change only when the rules (or the value
 // definition) do. A kalah size builds the tablebase it shares with the
-// other sizes of its row length (position.Variant.TablebaseVariant).
+// other sizes of its row length (tablebase.VariantOf).
 func Build(ctx context.Context, variants []*position.Variant, opts Options) ([]Figure, []Ratio, []Signature, error) {
 	var figures []Figure
 	var ratios []Ratio

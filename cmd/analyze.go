@@ -59,6 +59,10 @@ far. An illegal move is an error naming the line, the ply and the move.`,
 			return runAnalyze(c.Context(), c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr(), args, opts)
 		},
 	})
+	c.SetFlagErrorFunc(negativeMoves(func(args []string) error {
+		_, _, err := readGames(nil, args)
+		return err
+	}))
 	f := c.Flags()
 	opts.add(f, time.Second, "time for each ply (0: no limit)", "stop each ply's search after about this many nodes (0: no limit)")
 	addJSONFlag(c, &opts.json)
@@ -92,7 +96,7 @@ func runAnalyze(ctx context.Context, in io.Reader, out, errOut io.Writer, args [
 			return perr
 		}
 		if ctx.Err() != nil {
-			return fmt.Errorf("interrupted: %d plies of game %d analysed", len(an.Plies), i+1)
+			return fmt.Errorf("interrupted: %s of game %d analysed", plural(len(an.Plies), "ply"), i+1)
 		}
 	}
 	return nil
@@ -111,6 +115,9 @@ func gameError(g oracle.Game, err error) error {
 func readGames(in io.Reader, args []string) ([]oracle.Game, bool, error) {
 	if len(args) == 1 && args[0] == "-" {
 		games, err := oracle.ParseGames(in)
+		if err != nil {
+			err = stdinError(err)
+		}
 		return games, true, emptyGames(games, err, "stdin")
 	}
 	if _, perr := position.Parse(args[0]); perr != nil && len(args) == 1 {
@@ -159,12 +166,13 @@ func printAnalysis(out io.Writer, an oracle.Analysis, asJSON, lines bool, index 
 	fmt.Fprint(out, valueGraph(an.Plies, 100, 6))
 	fmt.Fprintln(out)
 	for _, p := range an.Players {
-		fmt.Fprintf(out, "player %d: loss %d seeds, accuracy %.1f%%, %d best, %d inaccuracies, %d mistakes, %d blunders\n",
-			p.Player, p.Loss, p.Accuracy, p.Best, p.Inaccuracy, p.Mistake, p.Blunder)
+		fmt.Fprintf(out, "player %d: loss %s, accuracy %.1f%%, %d best, %s, %s, %s\n",
+			p.Player, plural(p.Loss, "seed"), p.Accuracy, p.Best, plural(p.Inaccuracy, "inaccuracy"),
+			plural(p.Mistake, "mistake"), plural(p.Blunder, "blunder"))
 	}
 	switch {
 	case !an.Complete:
-		fmt.Fprintf(out, "analysis cut short after %d plies\n", len(an.Plies))
+		fmt.Fprintf(out, "analysis cut short after %s\n", plural(len(an.Plies), "ply"))
 	case an.GameOver:
 		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(an.End), an.FinalScore[0], an.FinalScore[1])
 	default:
@@ -221,7 +229,7 @@ func valueGraph(plies []oracle.PlyAnalysis, width, height int) string {
 		top = max(top, v, -v)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "player 1's projected margin (captures so far + value) by ply, %d plies a column\n", per)
+	fmt.Fprintf(&b, "player 1's projected margin (captures so far + value) by ply, %s a column\n", plural(per, "ply"))
 	for level := height; level >= -height; level-- {
 		label := "    "
 		switch level {

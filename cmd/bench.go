@@ -152,7 +152,7 @@ func benchProgress(errOut io.Writer, bopts *bench.Options) func() {
 }
 
 func printBench(out io.Writer, r bench.Report) error {
-	fmt.Fprintf(out, "%s, %d cores, %s %s/%s\n\n", r.Machine.CPU, r.Machine.Cores, r.Machine.GoVersion, r.Machine.OS, r.Machine.Arch)
+	fmt.Fprintf(out, "%s, %s, %s %s/%s\n\n", r.Machine.CPU, plural(r.Machine.Cores, "core"), r.Machine.GoVersion, r.Machine.OS, r.Machine.Arch)
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "group\tfigure\tvariant\tthreads\tmedian\tmin\tmax\tunit\t")
 	for _, f := range r.Figures {

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
 	"github.com/mancala-solver/mancala/position"
@@ -149,10 +150,10 @@ func (l *layerLog) start(p tablebase.LayerPlan) {
 	l.bar.clear()
 	disk := ""
 	if p.DiskBytes > 0 {
-		disk = fmt.Sprintf(", plus %s on disk", humanBytes(p.DiskBytes))
+		disk = fmt.Sprintf(", plus %s on disk", humanize.IBytes(uint64(p.DiskBytes)))
 	}
 	fmt.Fprintf(l.w, "layer %d: %s, %s method, needs about %s of %s%s\n", p.Seeds, plural(p.Positions, "position"),
-		p.Method, humanBytes(p.MemBytes), humanBytes(p.Budget), disk)
+		p.Method, humanize.IBytes(uint64(p.MemBytes)), humanize.IBytes(uint64(p.Budget)), disk)
 }
 
 func (l *layerLog) done(info tablebase.LayerInfo) {
@@ -161,20 +162,32 @@ func (l *layerLog) done(info tablebase.LayerInfo) {
 	for n := info.Seeds + 1; n <= l.maxSeeds; n++ {
 		rest = append(rest, l.ix.Size(n))
 	}
-	eta := "the build is complete"
-	if secs := tablebase.EstimateSeconds(l.built, rest); len(rest) > 0 && secs >= 0 {
-		eta = fmt.Sprintf("layers %d..%d: about %s more", info.Seeds+1, l.maxSeeds, time.Duration(secs*float64(time.Second)).Round(time.Second))
-		if len(rest) == 1 {
-			eta = fmt.Sprintf("layer %d: about %s more", l.maxSeeds, time.Duration(secs*float64(time.Second)).Round(time.Second))
-		}
-	}
 	speed := ""
 	if info.Seconds > 0 {
 		speed = ", " + rate(float64(info.Positions)/info.Seconds)
 	}
 	l.bar.clear()
-	fmt.Fprintf(l.w, "layer %d: done in %.1f s%s (%s, longest forced line %d plies); %s\n",
-		info.Seeds, info.Seconds, speed, info.Method, info.MaxDistance, eta)
+	fmt.Fprintf(l.w, "layer %d: done in %.1f s%s (%s, longest forced line %s); %s\n",
+		info.Seeds, info.Seconds, speed, info.Method, plural(info.MaxDistance, "ply"),
+		remainingNote(info.Seeds, l.maxSeeds, tablebase.EstimateSeconds(l.built, rest)))
+}
+
+// remainingNote is the tail of a layer's done line: the layers still to
+// build after layer done, with the time they should take when secs (the
+// estimate, -1 while there is none) is known, or that the build is
+// complete.
+func remainingNote(done, maxSeeds int, secs float64) string {
+	if done >= maxSeeds {
+		return "the build is complete"
+	}
+	layers := fmt.Sprintf("layers %d..%d", done+1, maxSeeds)
+	if done+1 == maxSeeds {
+		layers = fmt.Sprintf("layer %d", maxSeeds)
+	}
+	if secs < 0 {
+		return layers + " to go"
+	}
+	return fmt.Sprintf("%s: about %s more", layers, time.Duration(secs*float64(time.Second)).Round(time.Second))
 }
 
 // rate writes positions a second, in millions when there are that many.
@@ -188,7 +201,7 @@ func rate(perSecond float64) string {
 func buildSummary(dir string, v *position.Variant, stats tablebase.BuildStats) (buildResult, error) {
 	res := buildResult{Variant: v.Name, Dir: dir, MaxSeeds: stats.MaxSeeds, ResumedLayers: stats.Resumed, DroppedLayers: stats.Dropped,
 		BuiltLayers: len(stats.Layers), BuiltPositions: stats.Positions, Seconds: stats.Seconds}
-	if tv := v.TablebaseVariant(); tv != v {
+	if tv := tablebase.VariantOf(v); tv != v {
 		res.TablebaseOf = tv.Name
 	}
 	ix := tablebase.NewIndex(v.Pits)
@@ -229,20 +242,6 @@ func printBuild(out io.Writer, res buildResult) error {
 			plural(res.BuiltPositions, "position"), res.Seconds, rate(res.PositionsPerSecond))
 	}
 	fmt.Fprintf(out, "%s on disk for %s in %s: %.3f bytes/position (%s of compressed values and distances)\n",
-		humanBytes(res.DiskBytes), res.Variant, res.Dir, res.BytesPerPosition, humanBytes(res.StoredBytes))
+		humanize.IBytes(uint64(res.DiskBytes)), res.Variant, res.Dir, res.BytesPerPosition, humanize.IBytes(uint64(res.StoredBytes)))
 	return nil
-}
-
-// humanBytes writes a byte count with a binary unit.
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for x := n / unit; x >= unit; x /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

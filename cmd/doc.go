@@ -19,8 +19,8 @@
 //     Answers to "-" are JSON Lines under --json (writeJSONLine).
 //   - Moves: position.SplitMoves and Variant.ParseMove / ParseMoves read a
 //     move list (errors name the move's place in the list); play.go shows
-//     how a command adds the legal moves (legalMovesNote) to an illegal
-//     move's error, and negativeMoveError makes "-1" a bad move rather
+//     how a command words oracle.Play's *MoveError, adding the legal moves
+//     (legalMovesNote), and negativeMoveError makes "-1" a bad move rather
 //     than an unknown flag (set it with SetFlagErrorFunc).
 //   - Signals (signals.go): Execute runs every command under a context
 //     that SIGINT and SIGTERM cancel with an *Interrupted cause. A command

@@ -74,3 +74,50 @@ func TestInterruptedError(t *testing.T) {
 		t.Error("SIGINT's status is not 130")
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for _, c := range []struct {
+		n          int
+		noun, want string
+	}{
+		{1, "ply", "1 ply"}, {0, "ply", "0 plies"}, {3, "ply", "3 plies"},
+		{1, "inaccuracy", "1 inaccuracy"}, {2, "inaccuracy", "2 inaccuracies"},
+		{1, "mistake", "1 mistake"}, {6, "blunder", "6 blunders"}, {2, "thread", "2 threads"},
+	} {
+		if got := plural(c.n, c.noun); got != c.want {
+			t.Errorf("plural(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
+		}
+	}
+	if got := plural(int64(1)<<40, "position"); got != "1099511627776 positions" {
+		t.Errorf("int64: %q", got)
+	}
+}
+
+// A line of exactly 1 MiB (notation.md's limit), with "\n" or "\r\n" after
+// it, is read; one byte more is refused with one line naming the limit and
+// the line, for positions and games alike.
+func TestLineLimit(t *testing.T) {
+	exactly := func(prefix string) string { // prefix padded by a comment to maxLineBytes
+		return prefix + " #" + strings.Repeat("x", maxLineBytes-len(prefix)-2)
+	}
+	for _, end := range []string{"\n", "\r\n", ""} {
+		in := "awari\n" + exactly("oware") + end
+		if ps, err := readPositions(strings.NewReader(in), StdinArg); err != nil || len(ps) != 2 {
+			t.Errorf("positions, a 1 MiB line ending %q: %d positions, %v", end, len(ps), err)
+		}
+		games, _, err := readGames(strings.NewReader("awari 3\n"+exactly("oware 4 4")+end), []string{StdinArg})
+		if err != nil || len(games) != 2 {
+			t.Errorf("games, a 1 MiB line ending %q: %d games, %v", end, len(games), err)
+		}
+	}
+	const want = "stdin line 2: longer than 1 MiB, the most a line may hold"
+	for _, size := range []int{maxLineBytes + 1, 16 << 20} {
+		long := "awari\n" + strings.Repeat("4", size) + "\nawari\n"
+		if _, err := readPositions(strings.NewReader(long), StdinArg); err == nil || err.Error() != want {
+			t.Errorf("positions, a line of %d bytes: got %.100v, want %q", size, err, want)
+		}
+		if _, _, err := readGames(strings.NewReader(long), []string{StdinArg}); err == nil || err.Error() != want {
+			t.Errorf("games, a line of %d bytes: got %.100v, want %q", size, err, want)
+		}
+	}
+}

@@ -1,12 +1,11 @@
 package cmd
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/mancala-solver/mancala/internal/lines"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -14,10 +13,8 @@ import (
 // games) from stdin, one a line.
 const StdinArg = "-"
 
-// maxLineBytes bounds one line of stdin: a position string is under 100
-// bytes and a long game a few KiB, so 1 MiB is only ever a mistake (a
-// binary file, a missing newline) and is reported as such.
-const maxLineBytes = 1 << 20
+// maxLineBytes bounds one line of stdin (lines.MaxBytes, notation.md).
+const maxLineBytes = lines.MaxBytes
 
 // inputLine is one line of stdin that holds something: its 1-based number
 // in the input and its text without the comment and surrounding spaces.
@@ -30,33 +27,35 @@ type inputLine struct {
 // skipped, and so are comments when comments is set: from "#" to the end
 // of the line, whole-line or trailing. what names one item ("position",
 // "game") in the error for an input without any. Errors name the line:
-// "stdin line 3: longer than 1 MiB".
+// "stdin line 3: longer than 1 MiB, the most a line may hold".
 func readLines(r io.Reader, comments bool, what string) ([]inputLine, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
-	var lines []inputLine
+	var found []inputLine
 	number := 0
-	for sc.Scan() {
-		number++
-		text := sc.Text()
+	err := lines.Each(r, func(n int, text string) error {
+		number = n
 		if comments {
 			text, _, _ = strings.Cut(text, "#")
 		}
 		if text = strings.TrimSpace(text); text != "" {
-			lines = append(lines, inputLine{Number: number, Text: text})
+			found = append(found, inputLine{Number: n, Text: text})
 		}
-	}
-	switch err := sc.Err(); {
-	case errors.Is(err, bufio.ErrTooLong):
-		return nil, fmt.Errorf("stdin line %d: longer than %d MiB", number+1, maxLineBytes>>20)
+		return nil
+	})
+	switch {
 	case err != nil:
-		return nil, fmt.Errorf("reading stdin: %w", err)
-	case len(lines) == 0 && number == 0:
+		return nil, stdinError(err)
+	case len(found) == 0 && number == 0:
 		return nil, fmt.Errorf("stdin is empty: want one %s a line", what)
-	case len(lines) == 0:
+	case len(found) == 0:
 		return nil, fmt.Errorf("stdin has %s but no %s (blank lines and # comments are skipped)", plural(number, "line"), what)
 	}
-	return lines, nil
+	return found, nil
+}
+
+// stdinError names stdin in an error of package lines, or of a reader of
+// lines whose errors start "line N:" as lines.TooLongError's do.
+func stdinError(err error) error {
+	return fmt.Errorf("stdin %w", err)
 }
 
 // positionInput is one position to work on, with where it came from.

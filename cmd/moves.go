@@ -1,7 +1,10 @@
 package cmd
 
 import (
+	"regexp"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/mancala-solver/mancala/position"
 )
@@ -25,4 +28,28 @@ func legalMovesNote(g *position.Game) string {
 		return ""
 	}
 	return "; legal moves: " + strings.Join(legalMoves(g.Variant, g.Position), " ")
+}
+
+// negativeFlag matches the flag parser's error for an argument such as
+// "-1", which it takes for a shorthand flag.
+var negativeFlag = regexp.MustCompile(`^unknown shorthand flag: '[0-9]' in (-[0-9]+)$`)
+
+// negativeMoves returns the FlagErrorFunc of a command whose arguments
+// are a position and its moves (play, analyze): a negative number is a
+// move that does not exist, so the error is the one check gives for the
+// arguments read before it and that move (its place in the list, the
+// pit range), not an unknown flag. check parses and plays the arguments
+// and returns what is wrong with them.
+func negativeMoves(check func(args []string) error) func(*cobra.Command, error) error {
+	return func(c *cobra.Command, err error) error {
+		m := negativeFlag.FindStringSubmatch(err.Error())
+		args := c.Flags().Args() // the arguments before the one that failed
+		if m == nil || len(args) == 0 {
+			return err
+		}
+		if merr := check(append(args, m[1])); merr != nil {
+			return merr
+		}
+		return err
+	}
 }

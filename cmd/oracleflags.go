@@ -37,7 +37,7 @@ func (o *oracleFlags) add(f *pflag.FlagSet, defaultTime time.Duration, timeHelp,
 	f.IntVar(&o.hash, "hash", 256, "transposition table size in MiB")
 	f.StringVar(&o.tb, "tb", "", "tablebase directory (default: the default directory, if present)")
 	f.BoolVar(&o.noTB, "no-tb", false, "use no tablebase")
-	f.IntVar(&o.memTB, "mem-tb", -1, "for endgames (at most twice N seeds), build a tablebase of N seeds in memory\nwhen none on disk holds as many (0: never; -1: the largest of at most 3 million positions)")
+	f.IntVar(&o.memTB, "mem-tb", oracle.MemTBAuto, "for endgames (at most twice N seeds), build a tablebase of N seeds in memory\nwhen none on disk holds as many (0: never; -1: the largest of at most 3 million positions)")
 }
 
 // check names the first bad flag.
@@ -51,7 +51,7 @@ func (o *oracleFlags) check() error {
 		return checkThreads(o.threads)
 	case o.hash < 1 || o.hash > maxHashMiB:
 		return fmt.Errorf("--hash %d: want 1..%d MiB", o.hash, maxHashMiB)
-	case o.memTB < -1:
+	case o.memTB < oracle.MemTBAuto:
 		return fmt.Errorf("--mem-tb %d: want -1 (automatic), 0 (never) or a seed count", o.memTB)
 	case o.noTB && o.tb != "":
 		return errors.New("--tb and --no-tb: give one or the other")
@@ -59,15 +59,8 @@ func (o *oracleFlags) check() error {
 	return nil
 }
 
-// config maps the flags onto oracle.Config (--mem-tb -1 is automatic, 0
-// never; oracle's MemTBSeeds is 0 for automatic and -1 for never).
+// config maps the flags onto oracle.Config; --mem-tb is MemTBSeeds, the
+// same numbers (-1 automatic, 0 never).
 func (o *oracleFlags) config() oracle.Config {
-	mem := o.memTB
-	switch o.memTB {
-	case -1:
-		mem = 0
-	case 0:
-		mem = -1
-	}
-	return oracle.Config{TBDir: o.tb, NoTB: o.noTB, MemTBSeeds: mem, Threads: o.threads, HashMiB: o.hash}
+	return oracle.Config{TBDir: o.tb, NoTB: o.noTB, MemTBSeeds: o.memTB, Threads: o.threads, HashMiB: o.hash}
 }

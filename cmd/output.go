@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/dustin/go-humanize/english"
 	"github.com/spf13/cobra"
 
 	"github.com/mancala-solver/mancala/position"
@@ -38,11 +39,13 @@ func passNote(player int) string {
 	return fmt.Sprintf("player %d has no legal move and passes", player)
 }
 
-// plural writes n and a noun, in the plural unless n is 1: "1 thread",
-// "2 threads".
+// plural writes n and a noun, in the plural unless n is 1, by English
+// rules (english.PluralWord): "1 thread", "2 threads", "3 plies", "0
+// inaccuracies".
 func plural[N ~int | ~int64](n N, noun string) string {
+	many := 2
 	if n == 1 {
-		return "1 " + noun
+		many = 1
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return fmt.Sprintf("%d %s", n, english.PluralWord(many, noun, ""))
 }

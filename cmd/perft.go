@@ -9,7 +9,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/solver"
 )
+
+// maxPerftDepth bounds --depth: the deepest line the solver follows
+// (solver.MaxPly). Perft recurses once a ply, so a bound keeps the stack
+// small (8000 frames), and no count that deep could finish anyway: the
+// tree grows about fivefold a ply and, as perft ignores repetition, its
+// lines need not end.
+const maxPerftDepth = solver.MaxPly
 
 type perftOptions struct {
 	depth      int
@@ -49,7 +57,7 @@ Notation: docs/notation.md.`,
 			return runPerft(c.InOrStdin(), c.OutOrStdout(), args[0], opts)
 		},
 	}
-	c.Flags().IntVar(&opts.depth, "depth", 6, "plies to count (1 or more)")
+	c.Flags().IntVar(&opts.depth, "depth", 6, fmt.Sprintf("plies to count (1..%d)", maxPerftDepth))
 	c.Flags().BoolVar(&opts.divide, "divide", false, "also count below each legal move")
 	c.Flags().BoolVar(&opts.playLeaves, "play-leaves", false, "make every move of the last ply instead of bulk-counting it (same counts)")
 	addJSONFlag(c, &opts.json)
@@ -67,8 +75,8 @@ type perftResult struct {
 }
 
 func runPerft(in io.Reader, out io.Writer, arg string, opts *perftOptions) error {
-	if opts.depth < 1 {
-		return fmt.Errorf("--depth %d: want 1 or more", opts.depth)
+	if opts.depth < 1 || opts.depth > maxPerftDepth {
+		return fmt.Errorf("--depth %d: want 1..%d (the deepest line the solver follows)", opts.depth, maxPerftDepth)
 	}
 	inputs, err := readPositions(in, arg)
 	if err != nil {
@@ -136,7 +144,7 @@ func printPerft(out io.Writer, res perftResult) error {
 	if res.PlayLeaves {
 		leaves = ", leaves played"
 	}
-	fmt.Fprintf(out, "perft %d: %d nodes (%.3f s, %.1f Mnodes/s%s)\n",
-		res.Depth, res.Nodes, res.Seconds, res.NodesPerSecond/1e6, leaves)
+	fmt.Fprintf(out, "perft %d: %s (%.3f s, %.1f Mnodes/s%s)\n",
+		res.Depth, plural(int64(res.Nodes), "node"), res.Seconds, res.NodesPerSecond/1e6, leaves)
 	return nil
 }

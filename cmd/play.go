@@ -1,12 +1,13 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"regexp"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mancala-solver/mancala/oracle"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -39,26 +40,12 @@ Notation: docs/notation.md.`,
 			return runPlay(c.OutOrStdout(), args[0], args[1:], opts)
 		},
 	}
-	c.SetFlagErrorFunc(negativeMoveError)
+	c.SetFlagErrorFunc(negativeMoves(func(args []string) error {
+		return runPlay(io.Discard, args[0], args[1:], &playOptions{})
+	}))
 	addJSONFlag(c, &opts.json)
 	c.Flags().BoolVar(&opts.noStopAt, "no-stop", false, "do not apply the 25-seed stop, as values and principal variations do not")
 	return c
-}
-
-// playedMove is one move of `play --json`: a pit number or "pass" (the
-// rules forced it), with the seeds it captured.
-type playedMove struct {
-	Player   int `json:"player"`
-	Move     any `json:"move"`
-	Captured int `json:"captured"`
-}
-
-type playResult struct {
-	Position   string             `json:"position"`
-	Moves      []playedMove       `json:"moves"`
-	GameOver   bool               `json:"game_over"`
-	FinalScore *[2]int            `json:"final_score,omitempty"`
-	End        position.EndReason `json:"end,omitempty"`
 }
 
 func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) error {
@@ -70,30 +57,9 @@ func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) er
 	if err != nil {
 		return err
 	}
-	g := position.NewGame(setup)
-	if opts.noStopAt {
-		g = position.NewGameNoStopAt(setup)
-	}
-	res := playResult{Moves: []playedMove{}}
-	if g.StartPassed {
-		res.Moves = append(res.Moves, forcedPass(position.Opponent(g.Position.Player())))
-	}
-	for i, text := range moves {
-		played, err := playMove(g, text)
-		if err != nil {
-			return fmt.Errorf("%w (the %s move in the list)%s", err, position.Ordinal(i+1), legalMovesNote(g))
-		}
-		if played.Pit == position.PassPit {
-			continue // it names the forced pass already listed
-		}
-		res.Moves = append(res.Moves, playedMove{Player: played.Player, Move: moveJSON(played.Pit), Captured: played.Captured})
-		if played.Passed {
-			res.Moves = append(res.Moves, forcedPass(position.Opponent(played.Player)))
-		}
-	}
-	res.Position, res.GameOver, res.End = g.Setup.String(), g.Over, g.End
-	if g.Over {
-		res.FinalScore = &g.Final
+	res, err := oracle.Play(setup, moves, opts.noStopAt)
+	if err != nil {
+		return moveErrorProse(err)
 	}
 	if opts.json {
 		return writeJSON(out, res)
@@ -101,26 +67,25 @@ func runPlay(out io.Writer, arg string, moveArgs []string, opts *playOptions) er
 	return printPlay(out, res)
 }
 
-// playMove parses one move of g's variant and plays it.
-func playMove(g *position.Game, text string) (position.Played, error) {
-	if g.Over {
-		return position.Played{}, fmt.Errorf("move %s: the game is over (%s)", text, endProse(g.End))
+// moveErrorProse words a bad move of oracle.Play for people: why, with
+// the end in words when the game is over, its place in the list and the
+// legal moves.
+func moveErrorProse(err error) error {
+	var me *oracle.MoveError
+	if !errors.As(err, &me) {
+		return err
 	}
-	pit, err := g.Variant.ParseMove(text)
-	if err != nil {
-		return position.Played{}, err
+	cause := me.Err
+	if me.Game.Over {
+		cause = fmt.Errorf("move %s: the game is over (%s)", me.Text, endProse(me.Game.End))
 	}
-	return g.Play(pit)
+	return fmt.Errorf("%w (the %s move in the list)%s", cause, position.Ordinal(me.N), legalMovesNote(me.Game))
 }
 
-func forcedPass(player int) playedMove {
-	return playedMove{Player: player, Move: moveJSON(position.PassPit)}
-}
-
-func printPlay(out io.Writer, res playResult) error {
+func printPlay(out io.Writer, res oracle.Played) error {
 	fmt.Fprintln(out, res.Position)
 	for _, m := range res.Moves {
-		if m.Move == "pass" {
+		if m.Move == oracle.Pass {
 			fmt.Fprintln(out, passNote(m.Player))
 			continue
 		}
@@ -130,23 +95,4 @@ func printPlay(out io.Writer, res playResult) error {
 		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(res.End), res.FinalScore[0], res.FinalScore[1])
 	}
 	return nil
-}
-
-// negativeFlag matches the flag parser's error for an argument such as
-// "-1", which it takes for a shorthand flag.
-var negativeFlag = regexp.MustCompile(`^unknown shorthand flag: '[0-9]' in (-[0-9]+)$`)
-
-// negativeMoveError is play's FlagErrorFunc: a negative number is a move
-// that does not exist, reported as play reports any other (its place in
-// the list and the legal moves), not as an unknown flag.
-func negativeMoveError(c *cobra.Command, err error) error {
-	m := negativeFlag.FindStringSubmatch(err.Error())
-	args := c.Flags().Args() // the arguments before the one that failed
-	if m == nil || len(args) == 0 {
-		return err
-	}
-	if perr := runPlay(io.Discard, args[0], append(args[1:], m[1]), &playOptions{}); perr != nil {
-		return perr
-	}
-	return err
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/mancala-solver/mancala/oracle"
 	"github.com/mancala-solver/mancala/position"
-	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // exitNotInTablebase is query's exit code when the position is not stored.
@@ -57,7 +56,7 @@ func runQuery(ctx context.Context, in io.Reader, out io.Writer, arg string, opts
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	o, err := oracle.Open(oracle.Config{TBDir: tbDir(opts.tb), MemTBSeeds: -1})
+	o, err := oracle.Open(oracle.Config{TBDir: tbDir(opts.tb)})
 	if err != nil {
 		return err
 	}
@@ -85,33 +84,16 @@ func runQuery(ctx context.Context, in io.Reader, out io.Writer, arg string, opts
 	return nil
 }
 
-// queryError gives a position the tablebase cannot answer its exit code
-// and a hint: exit 3 with the build command that covers it when it lies
-// beyond the built layers; exit 1 with that command when there is no
-// tablebase of the variant; any other error (damage) as it is.
+// queryError gives a position the tablebase cannot answer its hint
+// (tablebaseHint) and its exit code: 3 when it lies beyond the built
+// layers, else 1.
 func queryError(err error, setup position.Setup, flag string) error {
-	seeds := setup.Position.Seeds()
+	err = tablebaseHint(err, setup.Variant, setup.Position.Seeds(), flag, setup.String())
 	var notIn *oracle.NotInTablebaseError
-	switch {
-	case errors.As(err, &notIn):
-		return &ExitError{Code: exitNotInTablebase, Err: fmt.Errorf("%w: %s", err, buildHint(setup.Variant, seeds, flag, setup.String()))}
-	case errors.Is(err, oracle.ErrNoTablebase):
-		return fmt.Errorf("no tablebase in %s: %s", tbDir(flag), buildHint(setup.Variant, seeds, flag, setup.String()))
+	if errors.As(err, &notIn) {
+		return &ExitError{Code: exitNotInTablebase, Err: err}
 	}
 	return err
-}
-
-// buildHint says how to answer a position the tablebase lacks: the exact
-// build command that covers it, or solve, which needs no tablebase.
-func buildHint(v *position.Variant, seeds int, flag, pos string) string {
-	tb := ""
-	if flag != "" {
-		tb = " --tb " + flag
-	}
-	if tablebase.NewIndex(v.Pits).Size(seeds) >= tablebase.MaxLayerPositions {
-		return fmt.Sprintf("more seeds than a tablebase can hold; search instead with `mancala solve %s`", pos)
-	}
-	return fmt.Sprintf("build it with `mancala build %s --max-seeds %d%s`, or search instead with `mancala solve %s`", v.Name, seeds, tb, pos)
 }
 
 func printQuery(out io.Writer, setup position.Setup, a oracle.Answer) error {
@@ -124,8 +106,8 @@ func printQuery(out io.Writer, setup position.Setup, a oracle.Answer) error {
 		fmt.Fprintf(out, "game over: the seeds left give player %d a value of %+d\n", a.Player, a.Value)
 		return nil
 	}
-	fmt.Fprintf(out, "value %+d for player %d, exact (%d seeds; tablebase up to %d)\n",
-		a.Value, a.Player, setup.Position.Seeds(), a.TablebaseSeeds)
+	fmt.Fprintf(out, "value %+d for player %d, exact (%s; tablebase up to %d)\n",
+		a.Value, a.Player, plural(setup.Position.Seeds(), "seed"), a.TablebaseSeeds)
 	fmt.Fprintf(out, "best:")
 	for _, m := range a.BestMoves {
 		fmt.Fprintf(out, " %v", m)

@@ -57,7 +57,25 @@ command, printing what was done so far, with exit status 130 or 143.`,
 	}
 	addCompletion(root)
 	addProfileFlag(root)
+	usageOnArgsError(root)
 	return root
+}
+
+// usageOnArgsError makes the argument check of c and every command below
+// it end its error with the command's usage line: cobra's own words
+// ("accepts 1 arg(s), received 0") say how many arguments, not which.
+func usageOnArgsError(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(c *cobra.Command, args []string) error {
+			if err := check(c, args); err != nil {
+				return fmt.Errorf("%w; usage: %s", err, c.UseLine())
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageOnArgsError(sub)
+	}
 }
 
 // Execute runs the command line and returns the error to report, if any.

@@ -81,6 +81,9 @@ func runServe(ctx context.Context, c *cobra.Command, opts *serveOptions) error {
 	if err := checkServeOptions(opts); err != nil {
 		return err
 	}
+	if err := checkTBDir(opts.tb); err != nil {
+		return err
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -90,7 +93,7 @@ func runServe(ctx context.Context, c *cobra.Command, opts *serveOptions) error {
 	if err != nil {
 		return fmt.Errorf("--addr %s: %w", opts.addr, err)
 	}
-	answers, err := web.NewAnswers(oracle.Config{TBDir: opts.tb, Threads: opts.threads, HashMiB: opts.hash})
+	answers, err := web.NewAnswers(oracle.Config{TBDir: opts.tb, MemTBSeeds: oracle.MemTBAuto, Threads: opts.threads, HashMiB: opts.hash})
 	if err != nil {
 		ln.Close()
 		return err

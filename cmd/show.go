@@ -74,7 +74,7 @@ func runShow(in io.Reader, out io.Writer, arg string, opts *showOptions) error {
 // showOne prints one position; oneLine gives JSON on one line.
 func showOne(out io.Writer, setup position.Setup, oneLine bool, opts *showOptions) error {
 	g := position.NewGame(setup)
-	res := showResult{Position: g.Setup.String(), Passed: g.StartPassed, GameOver: g.Over,
+	res := showResult{Position: g.Setup.String(), Passed: g.StartPassed(), GameOver: g.Over,
 		End: string(g.End), Moves: []showMove{}, Seeds: g.Position.Seeds()}
 	if g.Over {
 		res.FinalScore = &g.Final
@@ -104,7 +104,7 @@ func printShow(out io.Writer, g *position.Game, res showResult) error {
 		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(g.End), g.Final[0], g.Final[1])
 		return nil
 	}
-	fmt.Fprintf(out, "player %d to move, %d seeds on the board; legal moves:", g.Position.Player(), res.Seeds)
+	fmt.Fprintf(out, "player %d to move, %s on the board; legal moves:", g.Position.Player(), plural(res.Seeds, "seed"))
 	for _, m := range res.Moves {
 		fmt.Fprintf(out, " %v", m.Move)
 		if m.Captured > 0 {

@@ -93,13 +93,13 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 		}
 		a, err := o.Solve(ctx, input.Setup, so)
 		if err != nil {
-			return err
+			return tablebaseHint(err, input.Setup.Variant, input.Setup.Position.Seeds(), opts.tb, input.Setup.String())
 		}
 		if err := printSolve(out, a, opts.json, arg == "-", i > 0); err != nil {
 			return err
 		}
 		if ctx.Err() != nil && i+1 < len(inputs) {
-			return fmt.Errorf("interrupted after %d of %d positions", i+1, len(inputs))
+			return fmt.Errorf("interrupted after %d of %s", i+1, plural(len(inputs), "position"))
 		}
 	}
 	return nil
@@ -151,8 +151,8 @@ func printSolveText(out io.Writer, a oracle.Answer) error {
 	fmt.Fprintf(out, "pv: %s%s\n", moveList(a.PV), pvNote(a))
 	switch a.Source {
 	case oracle.SourceSearch:
-		fmt.Fprintf(out, "depth %d, %d nodes, %.3f s, %.2f Mnodes/s, %d threads\n",
-			a.Depth, a.Nodes, a.Seconds, a.NodesPerSecond/1e6, a.Threads)
+		fmt.Fprintf(out, "depth %d, %s, %.3f s, %.2f Mnodes/s, %s\n",
+			a.Depth, plural(int64(a.Nodes), "node"), a.Seconds, a.NodesPerSecond/1e6, plural(a.Threads, "thread"))
 	case oracle.SourceTablebase:
 		fmt.Fprintf(out, "answered from the tablebase, %.3f s\n", a.Seconds)
 	}
@@ -161,9 +161,9 @@ func printSolveText(out io.Writer, a oracle.Answer) error {
 		if a.TablebaseInMemory {
 			where = ", built in memory"
 		}
-		fmt.Fprintf(out, "tablebase: up to %d seeds%s", a.TablebaseSeeds, where)
+		fmt.Fprintf(out, "tablebase: up to %s%s", plural(a.TablebaseSeeds, "seed"), where)
 		if a.Source == oracle.SourceSearch {
-			fmt.Fprintf(out, " (%d hits)", a.TablebaseHits)
+			fmt.Fprintf(out, " (%s)", plural(int64(a.TablebaseHits), "hit"))
 		}
 		fmt.Fprintln(out)
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
 	"github.com/mancala-solver/mancala/position"
@@ -49,11 +50,11 @@ func runStats(out io.Writer, name string, opts *statsOptions) error {
 	}
 	dir := tbDir(opts.tb)
 	layers, err := tablebase.Stats(dir, v)
-	if err != nil {
-		return err
+	if err == nil && len(layers) == 0 {
+		err = tablebase.Missing(dir, v)
 	}
-	if len(layers) == 0 {
-		return fmt.Errorf("no %s layers in %s", v.Name, dir)
+	if err != nil {
+		return tablebaseHint(err, v, -1, opts.tb, "")
 	}
 	res := statsResult{Variant: v.Name, Dir: dir, Layers: layers}
 	if opts.json {
@@ -68,7 +69,7 @@ func printStats(out io.Writer, res statsResult) {
 	fmt.Fprintf(out, "%5s %12s %7s %7s %7s %10s\n", "seeds", "positions", "wins", "draws", "losses", "stored")
 	for _, l := range res.Layers {
 		fmt.Fprintf(out, "%5d %12d %6.2f%% %6.2f%% %6.2f%% %10s\n", l.Seeds, l.Positions,
-			pct(l.Wins, l.Positions), pct(l.Draws, l.Positions), pct(l.Losses, l.Positions), humanBytes(l.StoredBytes))
+			pct(l.Wins, l.Positions), pct(l.Draws, l.Positions), pct(l.Losses, l.Positions), humanize.IBytes(uint64(l.StoredBytes)))
 	}
 	fmt.Fprintln(out, "values (value:count):")
 	for _, l := range res.Layers {

@@ -1,9 +1,13 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -11,6 +15,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/mancala-solver/mancala/oracle"
+	"github.com/mancala-solver/mancala/position"
 	"github.com/mancala-solver/mancala/tablebase"
 )
 
@@ -29,12 +35,64 @@ func defaultTBHelp() string {
 	return "$XDG_DATA_HOME/mancala or ~/.local/share/mancala"
 }
 
+// tablebaseHint adds to err, when it says that a tablebase lacks what was
+// asked (no tablebase in the directory, none of the variant, a position
+// beyond the built layers), how to get it: the build command that covers
+// seeds seeds of v ("N" when seeds < 0, no position being asked), and for
+// a position pos, the search that needs no tablebase. It is the one place
+// these hints are written (query, solve, stats and verify call it); any
+// other error comes back as it is.
+func tablebaseHint(err error, v *position.Variant, seeds int, flag, pos string) error {
+	var notIn *oracle.NotInTablebaseError
+	if !errors.As(err, &notIn) && !errors.Is(err, tablebase.ErrNoTablebase) {
+		return err
+	}
+	return fmt.Errorf("%w: %s", err, buildHint(v, seeds, flag, pos))
+}
+
+// buildHint is tablebaseHint's advice.
+func buildHint(v *position.Variant, seeds int, flag, pos string) string {
+	tb, n, search := "", "N", ""
+	if flag != "" {
+		tb = " --tb " + flag
+	}
+	if seeds >= 0 {
+		n = strconv.Itoa(seeds)
+	}
+	if pos != "" {
+		search = fmt.Sprintf(", or search instead with `mancala solve %s`", pos)
+	}
+	if seeds >= 0 && tablebase.NewIndex(v.Pits).Size(seeds) >= tablebase.MaxLayerPositions {
+		return fmt.Sprintf("more seeds than a tablebase can hold%s", strings.Replace(search, ", or", ";", 1))
+	}
+	return fmt.Sprintf("build it with `mancala build %s --max-seeds %s%s`%s", v.Name, n, tb, search)
+}
+
 // tbDir returns the directory to use for a --tb value.
 func tbDir(flag string) string {
 	if flag != "" {
 		return flag
 	}
 	return tablebase.DefaultDir()
+}
+
+// checkTBDir refuses a --tb value that names no directory (a plain file,
+// a path that does not exist), for serve: a server started on it would
+// fail every request. "" (the default directory) is not checked.
+func checkTBDir(flag string) error {
+	if flag == "" {
+		return nil
+	}
+	st, err := os.Stat(flag)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("--tb %s: no such directory", flag)
+	case err != nil:
+		return fmt.Errorf("--tb %s: %w", flag, errors.Unwrap(err))
+	case !st.IsDir():
+		return fmt.Errorf("--tb %s: not a directory", flag)
+	}
+	return nil
 }
 
 // parseSize reads a byte size such as 8GiB, 512MB or 1e9.

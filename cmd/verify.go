@@ -61,11 +61,11 @@ func runVerify(ctx context.Context, out, errOut io.Writer, name string, opts *ve
 	bar := newLayerBar(errOut, v.Pits, storedMax(dir, v), "verify")
 	checks, verr := tablebase.Verify(ctx, dir, v, tablebase.VerifyOptions{Threads: opts.threads, Progress: bar.update})
 	bar.finish()
-	if checks == nil && verr != nil {
-		return verr
+	if len(checks) == 0 && verr == nil {
+		verr = tablebase.Missing(dir, v)
 	}
 	if len(checks) == 0 {
-		return fmt.Errorf("no %s layers in %s to verify", v.Name, dir)
+		return tablebaseHint(verr, v, -1, opts.tb, "")
 	}
 	res := verifyResult{Variant: v.Name, Dir: dir, OK: verr == nil, Layers: checks}
 	if opts.json {
@@ -92,10 +92,10 @@ func storedMax(dir string, v *position.Variant) int {
 func printVerify(out io.Writer, res verifyResult) {
 	for _, c := range res.Layers {
 		if c.OK() {
-			fmt.Fprintf(out, "layer %2d: %d positions ok\n", c.Seeds, c.Positions)
+			fmt.Fprintf(out, "layer %2d: %s ok\n", c.Seeds, plural(c.Positions, "position"))
 			continue
 		}
-		fmt.Fprintf(out, "layer %2d: %d positions FAILED:", c.Seeds, c.Positions)
+		fmt.Fprintf(out, "layer %2d: %s FAILED:", c.Seeds, plural(c.Positions, "position"))
 		if !c.ChecksumOK {
 			fmt.Fprint(out, " checksum mismatch;")
 		}
@@ -103,12 +103,12 @@ func printVerify(out io.Writer, res verifyResult) {
 			fmt.Fprintf(out, " damaged: %s (the layers above are not checked)\n", c.Unreadable)
 			continue
 		}
-		fmt.Fprintf(out, " %d positions disagree with their moves\n", c.Mismatches)
+		fmt.Fprintf(out, " %s disagree with their moves\n", plural(c.Mismatches, "position"))
 		for _, e := range c.Examples {
 			fmt.Fprintf(out, "    %s\n", e)
 		}
 	}
 	if res.OK {
-		fmt.Fprintf(out, "%s: all %d layers verified\n", res.Variant, len(res.Layers))
+		fmt.Fprintf(out, "%s: all %s verified\n", res.Variant, plural(len(res.Layers), "layer"))
 	}
 }

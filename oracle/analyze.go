@@ -111,17 +111,18 @@ type Analysis struct {
 // illegal move is an error naming the ply. When ctx ends, it returns the
 // plies done so far (Complete false) with ctx's error.
 func (o *Oracle) Analyze(ctx context.Context, g Game, opts AnalyzeOptions) (Analysis, error) {
-	plies, end, err := g.replay()
+	end, err := g.replay()
 	if err != nil {
 		return Analysis{}, err
 	}
+	plies := end.Line
 	an := Analysis{Position: g.Start.String(), Plies: []PlyAnalysis{}, GameOver: end.Over, End: end.End, Line: g.Line}
 	if end.Over {
 		an.FinalScore = &end.Final
 	}
 	answers := make([]Answer, 0, len(plies))
 	for i, pl := range plies {
-		a, err := o.Solve(ctx, pl.setup, SolveOptions{AllMoves: true, History: pl.history,
+		a, err := o.Solve(ctx, pl.Before, SolveOptions{AllMoves: true, History: end.Layer(i),
 			Time: opts.Time, Nodes: opts.Nodes, NoPV: true})
 		if err != nil {
 			return an, fmt.Errorf("ply %d: %w", i+1, err)
@@ -149,10 +150,10 @@ func (o *Oracle) Analyze(ctx context.Context, g Game, opts AnalyzeOptions) (Anal
 // the next ply's value when that is exact (it is the value of the position
 // the move led to, on this game's line), else from the ply's own move
 // values.
-func plyAnalysis(i int, plies []ply, answers []Answer) PlyAnalysis {
+func plyAnalysis(i int, plies []position.Ply, answers []Answer) PlyAnalysis {
 	pl, a := plies[i], answers[i]
-	out := PlyAnalysis{Ply: i + 1, Player: a.Player, Position: a.Position, Move: Move(pl.move.Pit),
-		Captured: pl.captured, Value: a.Value, BestMoves: a.BestMoves}
+	out := PlyAnalysis{Ply: i + 1, Player: a.Player, Position: a.Position, Move: Move(pl.Move.Pit),
+		Captured: int(pl.Move.Captured), Value: a.Value, BestMoves: a.BestMoves}
 	mv, moveExact := a.Value, a.Exact
 	for _, m := range a.Moves {
 		if m.Move == out.Move {
@@ -160,7 +161,7 @@ func plyAnalysis(i int, plies []ply, answers []Answer) PlyAnalysis {
 		}
 	}
 	if i+1 < len(answers) && answers[i+1].Exact {
-		mv, moveExact = pl.move.Value(pl.setup.Position, answers[i+1].Value), true
+		mv, moveExact = pl.Move.Value(pl.Before.Position, answers[i+1].Value), true
 	}
 	out.MoveValue, out.Exact = mv, a.Exact && moveExact
 	out.Loss = max(0, out.Value-out.MoveValue)

@@ -28,19 +28,19 @@ func randomGameFrom(start position.Setup, rng *rand.Rand) (Game, *position.Game,
 	v := start.Variant
 	pg := position.NewGame(start)
 	g := Game{Start: start}
-	if pg.StartPassed {
+	if pg.StartPassed() {
 		g.Moves = append(g.Moves, position.PassPit)
 	}
 	for ply := 0; ply < 200 && !pg.Over; ply++ {
 		var buf [position.MaxPits]position.Move
 		n := v.Moves(pg.Position, &buf)
 		pit := int(buf[rng.IntN(n)].Pit)
-		played, err := pg.Play(pit)
+		plies, err := pg.Play(pit)
 		if err != nil {
 			panic(err)
 		}
 		g.Moves = append(g.Moves, pit)
-		if played.Passed && rng.IntN(2) == 0 {
+		if len(plies) == 2 && rng.IntN(2) == 0 { // the move, then a forced pass
 			g.Moves = append(g.Moves, position.PassPit) // records may name forced passes, or not
 		}
 	}
@@ -116,10 +116,11 @@ func TestAnalyzeGames(t *testing.T) {
 
 func checkAnalysis(t *testing.T, g Game, an Analysis, tb *tablebase.Memory) {
 	t.Helper()
-	plies, _, err := g.replay()
+	pg, err := g.replay()
 	if err != nil {
 		t.Fatal(err)
 	}
+	plies := pg.Line
 	if len(an.Plies) != len(plies) || !an.Complete {
 		t.Fatalf("%s: %d plies analysed of %d", g.Start, len(an.Plies), len(plies))
 	}
@@ -129,10 +130,10 @@ func checkAnalysis(t *testing.T, g Game, an Analysis, tb *tablebase.Memory) {
 		if a.Loss < 0 || a.Loss != max(0, a.Value-a.MoveValue) {
 			t.Errorf("%s: loss %d for value %d, move value %d", name, a.Loss, a.Value, a.MoveValue)
 		}
-		want, ok := tb.Probe(pl.setup.Position)
+		want, ok := tb.Probe(pl.Before.Position)
 		if ok && a.Exact {
 			switch {
-			case len(pl.history) == 0 && a.Value != want:
+			case len(pg.Layer(i)) == 0 && a.Value != want:
 				t.Errorf("%s: value %d, tablebase %d", name, a.Value, want)
 			case a.Value*want < 0 || abs(a.Value) > abs(want):
 				t.Errorf("%s: value %d after its history, not between 0 and the tablebase's %d", name, a.Value, want)
@@ -235,6 +236,6 @@ func FuzzParseGame(f *testing.F) {
 		if again.Start != g.Start || fmt.Sprint(again.Moves) != fmt.Sprint(g.Moves) {
 			t.Fatalf("%q: %v, again %v", line, g, again)
 		}
-		_, _, _ = g.replay() // must not panic
+		_, _ = g.replay() // must not panic
 	})
 }

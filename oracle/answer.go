@@ -2,12 +2,12 @@ package oracle
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/mancala-solver/mancala/position"
 	"github.com/mancala-solver/mancala/solver"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // Move is a move as notation.md writes it: a pit number 1..n on the
@@ -126,8 +126,10 @@ type Answer struct {
 }
 
 // ErrNoTablebase: no tablebase serves the variant (none configured, none
-// on disk, or it holds none of the variant's layers).
-var ErrNoTablebase = errors.New("no tablebase")
+// on disk, or it holds none of the variant's layers: then the error is a
+// *tablebase.MissingError, which names the variants it does hold). It is
+// tablebase.ErrNoTablebase, so that one test covers both packages' errors.
+var ErrNoTablebase = tablebase.ErrNoTablebase
 
 // NotInTablebaseError: the position has more seeds than the tablebase
 // holds.

@@ -5,12 +5,19 @@
 //
 // It decides which tablebase serves a variant (the one on disk, else a
 // small one built in memory once per process, and only when a position
-// needs it), keeps one solver.Solver per variant whose transposition table
+// needs it, or at once by Warm; Config.TBOptional lets a directory that
+// lacks a variant serve the others, as `serve` wants), keeps one solver.Solver per variant whose transposition table
 // lives across positions, settles forced passes (notation.md "Forced
 // passes": the value stays with the side to move of the position as given
 // and the best move is "pass"), values every legal move with
 // position.Move.Value, surfaces tablebase read errors as errors, and builds
 // principal variations from proven best moves only.
+//
+// Its answers are the commands' --json objects and the web API's, one Go
+// type each: Answer (solve, query), Analysis (analyze), Played (play). A
+// game is played by position.Game, whose Line holds every ply, each forced
+// pass one of its own; Play and Analyze read that line and keep no pass
+// bookkeeping of their own.
 //
 // # Values and history
 //

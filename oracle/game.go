@@ -1,13 +1,12 @@
 package oracle
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
+	"github.com/mancala-solver/mancala/internal/lines"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -27,7 +26,8 @@ var ErrEmptyGame = errors.New("empty game record")
 
 // ParseGame reads one game record: a position string, then the moves,
 // space- or comma-separated; "#" starts a comment. The error names the bad
-// part; legality of the moves is checked when the game is replayed.
+// part; pit numbers are checked against the variant's row here, legality
+// when the game is replayed.
 func ParseGame(line string) (Game, error) {
 	text, _, _ := strings.Cut(line, "#")
 	fields := strings.Fields(text)
@@ -38,95 +38,50 @@ func ParseGame(line string) (Game, error) {
 	if err != nil {
 		return Game{}, err
 	}
-	moves, err := position.ParseMoves(fields[1:])
+	moves, err := start.Variant.ParseMoves(fields[1:])
 	if err != nil {
 		return Game{}, err
 	}
 	return Game{Start: start, Moves: moves}, nil
 }
 
-// ParseGames reads game records one a line; blank lines and "#" comments
-// are skipped. An error names the line. Every game is also replayed, so
+// ParseGames reads game records one a line (each at most lines.MaxBytes
+// long); blank lines and "#" comments are skipped. An error names the
+// line ("line 3: ..."). Every game is also replayed, so
 // that an illegal move is reported (with its line and ply) before any
 // game is analysed.
 func ParseGames(r io.Reader) ([]Game, error) {
 	var games []Game
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for n := 1; sc.Scan(); n++ {
-		g, err := ParseGame(sc.Text())
+	err := lines.Each(r, func(n int, text string) error {
+		g, err := ParseGame(text)
 		if errors.Is(err, ErrEmptyGame) {
-			continue
+			return nil
 		}
 		if err == nil {
-			_, _, err = g.replay()
+			_, err = g.replay()
 		}
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", n, err)
+			return fmt.Errorf("line %d: %w", n, err)
 		}
 		g.Line = n
 		games = append(games, g)
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return games, nil
 }
 
-// ply is one ply of a replayed game: who moved, from where, after which
-// positions of its layer, and what it captured.
-type ply struct {
-	setup    position.Setup      // the position before the move, with the captures so far when known
-	history  []position.Position // the positions of its layer before it on the game's line
-	move     position.Move
-	captured int
-}
-
 // replay plays the game out with every end rule (position.Game) and
-// returns its plies, forced passes included as plies of their own, and
-// the game as it ended. An error names the ply and the move.
-func (g Game) replay() ([]ply, *position.Game, error) {
+// returns it: its Line holds every ply, forced passes included as plies
+// of their own. An error names the ply and the move.
+func (g Game) replay() (*position.Game, error) {
 	pg := position.NewGame(g.Start)
-	var plies []ply
-	var layer []position.Position
-	add := func(s position.Setup, m position.Move) {
-		plies = append(plies, ply{setup: s, history: slices.Clone(layer), move: m, captured: int(m.Captured)})
-		if m.Captured > 0 {
-			layer = layer[:0]
-		} else {
-			layer = append(layer, s.Position)
-		}
-	}
-	pending := pg.StartPassed // a forced pass was applied and may be named
-	if pending {
-		add(g.Start, passMove(g.Start.Position))
-	}
 	for i, pit := range g.Moves {
-		before := pg.Setup
-		if pit == position.PassPit && pending {
-			pending = false
-			if _, err := pg.Play(pit); err != nil { // names the pass already applied
-				return nil, nil, fmt.Errorf("ply %d (move %d of the record, pass): %w", len(plies)+1, i+1, err)
-			}
-			continue
-		}
-		played, err := pg.Play(pit)
-		if err != nil {
-			return nil, nil, fmt.Errorf("ply %d (move %d of the record, %s): %w", len(plies)+1, i+1, position.MoveString(pit), err)
-		}
-		m, _ := g.Start.Variant.MakeMove(before.Position, pit) // legal: Play took it
-		add(before, m)
-		pending = played.Passed
-		if pending {
-			s := pg.Setup
-			s.Position = m.Next // the opponent to move, who must pass
-			add(s, passMove(m.Next))
+		if _, err := pg.Play(pit); err != nil {
+			return nil, fmt.Errorf("ply %d (move %d of the record, %s): %w", len(pg.Line)+1, i+1, position.MoveString(pit), err)
 		}
 	}
-	return plies, pg, nil
-}
-
-// passMove is the forced pass of p.
-func passMove(p position.Position) position.Move {
-	return position.Move{Pit: position.PassPit, Next: p.Swapped()}
+	return pg, nil
 }

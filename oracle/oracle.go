@@ -16,15 +16,22 @@ import (
 // Config configures an Oracle. The zero value is usable.
 type Config struct {
 	// TBDir is the tablebase directory; "" means tablebase.DefaultDir(),
-	// used only when it holds the variant's layers (an explicit TBDir that
-	// cannot be opened is an error).
+	// used only when it holds the variant's layers. An explicit TBDir that
+	// cannot be opened, or that holds none of a variant's layers, is an
+	// error (a *tablebase.MissingError for the latter) unless TBOptional.
 	TBDir string
+	// TBOptional: a variant whose layers an explicit TBDir lacks is served
+	// without a tablebase on disk, as with the default directory, rather
+	// than being an error; a directory that is damaged or not a tablebase
+	// is still one. A server that plays every variant wants this.
+	TBOptional bool
 	// NoTB disables every tablebase, on disk and in memory.
 	NoTB bool
 	// MemTBSeeds is the largest seed count of the tablebase built in
 	// memory for endgames of at most twice as many seeds, when none on
-	// disk holds as many: 0 means automatic (the largest of at most
-	// MemoryPositions positions), -1 never.
+	// disk holds as many: MemTBAuto (-1) means the largest of at most
+	// MemoryPositions positions, 0 never. The same numbers as the
+	// commands' --mem-tb flag.
 	MemTBSeeds int
 	// Threads is the number of search threads; 0 means runtime.NumCPU().
 	Threads int
@@ -48,6 +55,10 @@ func DefaultTBCacheBytes() int64 {
 	return max(tablebase.DefaultMemBytes()/8, tablebase.DefaultCacheBytes)
 }
 
+// MemTBAuto is Config.MemTBSeeds (and --mem-tb) for an in-memory
+// tablebase of the automatic size.
+const MemTBAuto = -1
+
 // MemoryPositions bounds the automatic in-memory tablebase: about half a
 // second to build on two cores, a few tens of MB while it builds.
 const MemoryPositions = 3_000_000
@@ -56,7 +67,7 @@ const MemoryPositions = 3_000_000
 // shares between calls and how it locks.
 type Oracle struct {
 	cfg      Config
-	explicit bool // cfg.TBDir was given: failing to open it is an error
+	explicit bool // cfg.TBDir was given and not TBOptional: failing to open it is an error
 
 	mu       sync.Mutex
 	variants map[string]*variantState
@@ -93,15 +104,15 @@ func Open(cfg Config) (*Oracle, error) {
 		return nil, fmt.Errorf("threads %d: want 0 (all cores) or more", cfg.Threads)
 	case cfg.HashMiB < 0:
 		return nil, fmt.Errorf("hash %d MiB: want 0 (default) or more", cfg.HashMiB)
-	case cfg.MemTBSeeds < -1:
-		return nil, fmt.Errorf("in-memory tablebase %d seeds: want -1 (never), 0 (automatic) or a seed count", cfg.MemTBSeeds)
+	case cfg.MemTBSeeds < MemTBAuto:
+		return nil, fmt.Errorf("in-memory tablebase %d seeds: want -1 (automatic), 0 (never) or a seed count", cfg.MemTBSeeds)
 	case cfg.NoTB && cfg.TBDir != "":
 		return nil, errors.New("a tablebase directory and no tablebase: give one or the other")
 	}
 	if cfg.Threads == 0 {
 		cfg.Threads = runtime.NumCPU()
 	}
-	o := &Oracle{cfg: cfg, explicit: cfg.TBDir != "", variants: map[string]*variantState{}}
+	o := &Oracle{cfg: cfg, explicit: cfg.TBDir != "" && !cfg.TBOptional, variants: map[string]*variantState{}}
 	o.builds, o.stopBuilds = context.WithCancel(context.Background())
 	if o.cfg.TBDir == "" && !cfg.NoTB {
 		o.cfg.TBDir = tablebase.DefaultDir()
@@ -143,7 +154,9 @@ func (o *Oracle) variant(v *position.Variant) *variantState {
 
 // diskTablebase returns v's tablebase on disk, nil when there is none. It
 // is an error only when Config.TBDir was given and cannot be opened or
-// holds no layers of v.
+// holds no layers of v (a *tablebase.MissingError), and, with TBOptional,
+// only when it cannot be opened for another reason than a missing
+// tablebase.
 func (o *Oracle) diskTablebase(vs *variantState) (*tablebase.Prober, error) {
 	vs.diskOnce.Do(func() {
 		if o.cfg.NoTB || o.cfg.TBDir == "" {
@@ -152,14 +165,10 @@ func (o *Oracle) diskTablebase(vs *variantState) (*tablebase.Prober, error) {
 		pr, err := tablebase.OpenProber(o.cfg.TBDir, vs.v)
 		if err == nil && pr.MaxSeeds() < 0 {
 			pr.Close()
-			pr, err = nil, ErrNoTablebase
-		}
-		if errors.Is(err, tablebase.ErrNoTablebase) || errors.Is(err, ErrNoTablebase) {
-			err = fmt.Errorf("%w for %s in %s (build one with `mancala build %s --max-seeds N --tb %s`, or use `mancala solve`)",
-				ErrNoTablebase, vs.v.Name, o.cfg.TBDir, vs.v.Name, o.cfg.TBDir)
+			pr, err = nil, tablebase.Missing(o.cfg.TBDir, vs.v)
 		}
 		if err != nil {
-			if o.explicit {
+			if o.explicit || o.cfg.TBDir != "" && o.cfg.TBOptional && !errors.Is(err, ErrNoTablebase) {
 				vs.diskErr = err
 			}
 			return
@@ -177,7 +186,7 @@ func (o *Oracle) diskTablebase(vs *variantState) (*tablebase.Prober, error) {
 // memSeeds is the seed count of v's in-memory tablebase, 0 for none.
 func (o *Oracle) memSeeds(v *position.Variant) int {
 	switch {
-	case o.cfg.NoTB || o.cfg.MemTBSeeds < 0:
+	case o.cfg.NoTB || o.cfg.MemTBSeeds == 0:
 		return 0
 	case o.cfg.MemTBSeeds > 0:
 		return min(o.cfg.MemTBSeeds, v.Total())
@@ -212,9 +221,9 @@ func (o *Oracle) tablebaseFor(ctx context.Context, vs *variantState, p position.
 	if disk != nil {
 		s = served{tb: disk, prober: disk}
 	}
-	seeds := o.memSeeds(vs.v)
+	seeds := o.memNeeded(vs, disk)
 	switch {
-	case seeds == 0 || p.Seeds() > 2*seeds || (disk != nil && disk.MaxSeeds() >= seeds):
+	case seeds == 0 || p.Seeds() > 2*seeds:
 		return s, nil
 	case disk != nil && p.Seeds() <= disk.MaxSeeds():
 		return s, nil // the disk holds p itself
@@ -238,6 +247,44 @@ func (o *Oracle) tablebaseFor(ctx context.Context, vs *variantState, p position.
 		return served{tb: vs.mem, inMemory: true}, nil
 	case <-wait.Done():
 		return s, nil // out of time: answer without it
+	}
+}
+
+// memNeeded is the seed count of the in-memory tablebase that serves v's
+// endgames beside disk (nil: none), 0 when none does: when the disk holds
+// as many seeds, or none is to be built.
+func (o *Oracle) memNeeded(vs *variantState, disk *tablebase.Prober) int {
+	seeds := o.memSeeds(vs.v)
+	if disk != nil && disk.MaxSeeds() >= seeds {
+		return 0
+	}
+	return seeds
+}
+
+// Warm readies what serves v's positions now rather than on a first
+// call: it opens v's tablebase on disk and builds the in-memory one that
+// serves v's endgames beside it (Config.MemTBSeeds), waiting for the
+// build without a time limit. It returns the error a call would meet
+// (a tablebase that cannot be opened, a failed build), or ctx's error
+// when ctx ends first; the build then goes on for later calls.
+func (o *Oracle) Warm(ctx context.Context, v *position.Variant) error {
+	vs := o.variant(v)
+	disk, err := o.diskTablebase(vs)
+	if err != nil {
+		return err
+	}
+	seeds := o.memNeeded(vs, disk)
+	if seeds == 0 {
+		return nil
+	}
+	select {
+	case <-o.startBuild(vs, seeds):
+		if vs.memErr != nil {
+			return fmt.Errorf("in-memory tablebase of %d seeds: %w", seeds, vs.memErr)
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mancala-solver/mancala/position"
 	"github.com/mancala-solver/mancala/solver"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // SolveOptions are one Solve call's settings.
@@ -247,8 +248,11 @@ func (o *Oracle) query(ctx context.Context, vs *variantState, p position.Positio
 	if err != nil {
 		return err
 	}
+	if disk == nil && o.cfg.TBDir == "" {
+		return fmt.Errorf("%w: tablebases are off", ErrNoTablebase)
+	}
 	if disk == nil {
-		return fmt.Errorf("%w for %s", ErrNoTablebase, v.Name)
+		return tablebase.Missing(o.cfg.TBDir, v)
 	}
 	if p.Seeds() > disk.MaxSeeds() {
 		return &NotInTablebaseError{Position: a.Position, Seeds: p.Seeds(), MaxSeeds: disk.MaxSeeds()}

@@ -28,8 +28,10 @@
 // and n seeds a pit: sowing passes through the mover's store, which is not
 // on the board. Seeds banked there count in Move.Captured, so the stores
 // are the captures of the notation, and a move whose last seed falls into
-// the store keeps the mover (Move.Next has the same Side, rows unswapped),
-// which is why a move's value is always Move.Value.
+// the store keeps the mover (Move.MovesAgain: Move.Next has the same Side,
+// rows unswapped), which is why a move's value is always Move.Value.
+// Variant.StartsLayer says when a move leaves every earlier position of
+// the game behind for the repetition rule (a capture; any kalah move).
 //
 // # Moves and values
 //
@@ -38,7 +40,9 @@
 // Variant.Shares gives the seeds each side takes. Values (rules.md section
 // 6) are score differences in seeds from the side to move; the solver and
 // tablebase packages compute them from this engine. Game plays a game out
-// with every end rule, repetition and the 25-seed stop included.
+// with every end rule, repetition and the 25-seed stop included, and
+// records its Line: every ply, each forced pass a ply of its own, which is
+// what every command and the web API report of a game.
 //
 // # Notation
 //

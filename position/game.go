@@ -5,21 +5,36 @@ import "fmt"
 // Game plays a game out from a setup with every end rule of rules.md: the
 // variant's own end, the 25-seed stop (awari, oware) and repetition
 // (section 0). Passes are applied automatically. Unknown captures count from
-// 0-0, as in the shared vectors.
+// 0-0, as in the shared vectors. Line records the game as played; it is
+// what `play`, `analyze` and the web API report, so the forced-pass
+// bookkeeping lives here alone.
 type Game struct {
 	Setup
-	// StartPassed: the player named by the setup had to pass at once.
-	StartPassed bool
 	// NoStopAt: the 25-seed stop is not applied (NewGameNoStopAt).
 	NoStopAt bool
 	Over     bool
 	End      EndReason // why the game ended, once Over
 	Final    [2]int    // player 1's and player 2's final scores, once Over
-	seen     map[Position]bool
+	// Line is every ply played so far, oldest first: each move, and each
+	// pass the rules forced as a ply of its own (the start's included),
+	// whether or not the pass was named.
+	Line []Ply
+	seen map[Position]bool
 	// passPending: a forced pass was just applied, so a "pass" move may
 	// name it (as a principal variation does) without changing anything.
 	passPending bool
 }
+
+// Ply is one ply of a game's line: the position it was played from, with
+// the captures before it, and the move (Pit, Captured, Next; PassPit for
+// a forced pass).
+type Ply struct {
+	Before Setup
+	Move   Move
+}
+
+// Player is the player who made the ply, 1 or 2.
+func (p Ply) Player() int { return p.Before.Position.Player() }
 
 // EndReason says why a game ended, by a short machine name (notation.md:
 // the "end" field of `play --json` and `analyze --json`). Prose for people
@@ -37,16 +52,8 @@ const (
 	EndRepetition EndReason = "repetition"    // a position occurred again; the board counts for nobody
 )
 
-// Played is the result of one move in a game.
-type Played struct {
-	Player   int  // the player who moved (or passed), 1 or 2
-	Pit      int  // the pit played, or PassPit
-	Captured int  // seeds the move captured
-	Passed   bool // the next player had to pass, so the mover moves again
-}
-
-// NewGame starts a game at s, applying an automatic pass and checking
-// whether the game is already over.
+// NewGame starts a game at s, applying a forced pass (the first ply of
+// Line) and checking whether the game is already over.
 func NewGame(s Setup) *Game { return newGame(s, false) }
 
 // NewGameNoStopAt is NewGame without the 25-seed stop, as values are
@@ -56,45 +63,65 @@ func NewGameNoStopAt(s Setup) *Game { return newGame(s, true) }
 
 func newGame(s Setup, noStopAt bool) *Game {
 	g := &Game{Setup: s, NoStopAt: noStopAt, seen: map[Position]bool{}}
-	g.StartPassed = g.settle()
-	g.passPending = g.StartPassed
+	g.settle()
 	return g
 }
 
-// Play applies one move. Passes are applied automatically, but a PassPit
-// right after one names it and is accepted, changing nothing, so that a
-// principal variation with its passes can be replayed. An illegal move
-// returns an error naming it and the reason, and leaves the game
-// unchanged.
-func (g *Game) Play(pit int) (Played, error) {
+// StartPassed reports whether the player named by the setup had to pass
+// at once: the line starts with that forced pass.
+func (g *Game) StartPassed() bool { return len(g.Line) > 0 && g.Line[0].Move.IsPass() }
+
+// Play applies one move and returns the plies it added to Line: the move,
+// then the opponent's forced pass if there is one. Passes are applied
+// automatically, but a PassPit right after one names it and is accepted,
+// adding no ply, so that a principal variation with its passes can be
+// replayed. An illegal move returns an error naming it and the reason, and
+// leaves the game unchanged.
+func (g *Game) Play(pit int) ([]Ply, error) {
 	if pit == PassPit && g.passPending {
 		g.passPending = false
-		return Played{Player: Opponent(g.Position.Player()), Pit: PassPit}, nil
+		return nil, nil
 	}
 	if g.Over {
-		return Played{}, fmt.Errorf("move %s: the game is over (%s)", MoveString(pit), g.End)
+		return nil, fmt.Errorf("move %s: the game is over (%s)", MoveString(pit), g.End)
 	}
 	m, err := g.Variant.MakeMove(g.Position, pit)
 	if err != nil {
-		return Played{}, err
+		return nil, err
 	}
-	player := g.Position.Player()
+	n := len(g.Line)
+	g.Line = append(g.Line, Ply{Before: g.Setup, Move: m})
 	g.Captured[g.Position.Side] += int(m.Captured)
 	g.Position = m.Next
-	passed := g.settle()
-	g.passPending = passed
-	return Played{Player: player, Pit: pit, Captured: int(m.Captured), Passed: passed}, nil
+	g.settle()
+	return g.Line[n:], nil
 }
 
-// settle applies the end rules and any automatic pass to the position just
-// reached, and records it for repetition. It reports whether a pass was
-// applied.
-func (g *Game) settle() (passed bool) {
+// Layer returns the positions played from before ply i of Line since the
+// last ply that started a layer (Variant.StartsLayer), oldest first: the
+// earlier positions ply i's position could return to, for the repetition
+// rule. It is empty for kalah, where no position recurs.
+func (g *Game) Layer(i int) []Position {
+	var layer []Position
+	for _, p := range g.Line[:i] {
+		if g.Variant.StartsLayer(p.Move) {
+			layer = layer[:0]
+		} else {
+			layer = append(layer, p.Before.Position)
+		}
+	}
+	return layer
+}
+
+// settle applies the end rules and any forced pass (a ply of Line) to the
+// position just reached, and records it for repetition.
+func (g *Game) settle() {
 	v := g.Variant
+	g.passPending = false
 	if v.StopAt > 0 && !g.NoStopAt && (g.Captured[0] >= v.StopAt || g.Captured[1] >= v.StopAt) {
 		row1, row2 := g.Position.Rows()
 		g.finish(EndStopAt, RowSeeds(row1), RowSeeds(row2))
-		return false
+		return
 	}
 	var buf [MaxPits]Move
 	n := v.Moves(g.Position, &buf)
@@ -104,17 +131,17 @@ func (g *Game) settle() (passed bool) {
 			own, opp = opp, own
 		}
 		g.finish(g.endReason(), own, opp)
-		return false
+		return
 	}
 	if buf[0].IsPass() {
-		g.Position, passed = buf[0].Next, true
+		g.Line = append(g.Line, Ply{Before: g.Setup, Move: buf[0]})
+		g.Position, g.passPending = buf[0].Next, true
 	}
 	if g.seen[g.Position] {
 		g.finish(EndRepetition, 0, 0)
-		return passed
+		return
 	}
 	g.seen[g.Position] = true
-	return passed
 }
 
 // endReason names why a position without moves ends the game.

@@ -89,21 +89,6 @@ func (v *Variant) KalahRuleSet() (rules KalahRules, ok bool) {
 	return KalahStandard, true
 }
 
-// TablebaseVariant returns the variant whose tablebase holds v's
-// positions. Every kalah size with m pits a row shares Kalah(m,4)'s of the
-// same rule set (kalah's or kalah-std's, for six pits): the rules never
-// look at the seeds a game started with, so a position of Kalah(6,5) with
-// 20 seeds on the board is the same position, with the same value, as one
-// of Kalah(6,4). The two rule sets never share one. Any other variant is
-// its own. The tablebase package keys, names and checks its databases by
-// this variant.
-func (v *Variant) TablebaseVariant() *Variant {
-	if rules, ok := v.KalahRuleSet(); ok && v.StartSeeds != 4 {
-		return KalahOf(rules, v.Pits, 4)
-	}
-	return v
-}
-
 // KalahVariants returns every kalah variant: Kalah(1,1) to Kalah(6,6)
 // under the empty-capture rules, pits first, then the same sizes under
 // the standard rule.

@@ -211,15 +211,6 @@ func (v *Variant) ParseMoves(args []string) ([]int, error) {
 	return moves, nil
 }
 
-// ParseMoves reads a move list when the variant is not known: as
-// Variant.ParseMoves, with pit numbers checked against the widest row
-// (MaxPits). Prefer the method.
-func ParseMoves(args []string) ([]int, error) { return anyVariant.ParseMoves(args) }
-
-// anyVariant stands for every variant in ParseMoves: only its row length
-// is read.
-var anyVariant = &Variant{Pits: MaxPits}
-
 // ParseMove reads one move of v: "pass" (any case) or a pit number 1..n.
 // A whole number out of range (0, -1, 7 on a 6-pit row) gets the words
 // MakeMove uses for a pit that does not exist.

@@ -27,8 +27,8 @@ func TestAboureAllEndlessPasses(t *testing.T) {
 	if !reference.MustPass(toState(v, p)) {
 		t.Fatal("the reference does not pass")
 	}
-	if g := NewGame(st); !g.StartPassed || g.Over || g.Position.Player() != 2 {
-		t.Fatalf("game: passed %v over %v player %d", g.StartPassed, g.Over, g.Position.Player())
+	if g := NewGame(st); !g.StartPassed() || g.Over || g.Position.Player() != 2 {
+		t.Fatalf("game: passed %v over %v player %d", g.StartPassed(), g.Over, g.Position.Player())
 	}
 }
 

@@ -3,16 +3,30 @@ package position
 // Opponent returns the other player: 2 for 1 and 1 for 2.
 func Opponent(player int) int { return 3 - player }
 
+// MovesAgain reports whether move m, played from p, leaves the same player
+// to move: kalah's extra move, whose last seed falls into the mover's store
+// (m.Next then has p's Side and unswapped rows). In every other variant,
+// and for a pass, the turn passes over. This is the one place the rule is
+// written.
+func (m Move) MovesAgain(p Position) bool { return m.Next.Side == p.Side }
+
+// StartsLayer reports whether move m of v starts a new layer of the game:
+// a line after which no earlier position can recur, so that the positions
+// before it need not be remembered for the repetition rule (rules.md
+// section 0). A capture starts one, since seeds only leave the board; in a
+// variant where no position can recur (kalah, CanRepeat) every move does.
+func (v *Variant) StartsLayer(m Move) bool { return m.Captured > 0 || !v.CanRepeat() }
+
 // Value returns the value of move m, played from p, given next, the value of
 // m.Next from its own side to move (both in seeds, rules.md section 6).
 //
 // A move is worth the seeds it captures (or banks) plus what follows it for
 // the mover: when the turn passes over, that is minus the child's value;
-// when the same player moves again (kalah's extra move), it is the child's
-// value itself. This is the one place that rule is written; the solver, the
+// when the same player moves again (MovesAgain), it is the child's value
+// itself. This is the one place that rule is written; the solver, the
 // tablebase build and every command call it.
 func (m Move) Value(p Position, next int) int {
-	if m.Next.Side == p.Side {
+	if m.MovesAgain(p) {
 		return int(m.Captured) + next
 	}
 	return int(m.Captured) - next

@@ -16,3 +16,52 @@ func TestMoveValue(t *testing.T) {
 		t.Errorf("Opponent(1), Opponent(2) = %d, %d", Opponent(1), Opponent(2))
 	}
 }
+
+// TestMovesAgainAndStartsLayer works the two rules out by hand on start
+// positions. Kalah's pit 3 holds 4 seeds: they fall into pits 4, 5, 6 and
+// the store, so the mover moves again; pit 1's four end in pit 5. Awari's
+// pit 1 sows into pits 2..5 and captures nothing, so it neither keeps the
+// mover nor starts a layer, while every kalah move starts one (kalah
+// cannot repeat a position).
+func TestMovesAgainAndStartsLayer(t *testing.T) {
+	kalah, awari := mustLookup(t, "kalah"), mustLookup(t, "awari")
+	cases := []struct {
+		v            *Variant
+		p            Position
+		pit          int
+		again, layer bool
+	}{
+		{kalah, kalah.Start(), 3, true, true},
+		{kalah, kalah.Start(), 1, false, true},
+		{awari, awari.Start(), 1, false, false},
+		// Awari, player 1 to move: pit 6's one seed lands in the
+		// opponent's pit 1, which holds 1, and captures 2 (pit 3 keeps
+		// its seed: no grand slam).
+		{awari, Position{Own: 0x01_00_00_00_00_00, Opp: 0x01_00_01, Side: 0}, 6, false, true},
+	}
+	for _, c := range cases {
+		m, err := c.v.MakeMove(c.p, c.pit)
+		if err != nil {
+			t.Fatalf("%s pit %d: %v", c.v.Name, c.pit, err)
+		}
+		if got := m.MovesAgain(c.p); got != c.again {
+			t.Errorf("%s pit %d: MovesAgain = %v, want %v", c.v.Name, c.pit, got, c.again)
+		}
+		if got := c.v.StartsLayer(m); got != c.layer {
+			t.Errorf("%s pit %d (captured %d): StartsLayer = %v, want %v", c.v.Name, c.pit, m.Captured, got, c.layer)
+		}
+	}
+	pass := Move{Pit: PassPit, Next: awari.Start().Swapped()}
+	if pass.MovesAgain(awari.Start()) || awari.StartsLayer(pass) {
+		t.Errorf("a pass hands the turn over and captures nothing")
+	}
+}
+
+func mustLookup(t *testing.T, name string) *Variant {
+	t.Helper()
+	v, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}

@@ -317,7 +317,7 @@ func (s *search) principalVariation(first int) []int {
 	layer := append(slices.Clone(s.line), s.root)
 	history := s.rootHistory ^ pathHash(s.root, boardHash(s.root, s.salt))
 	for p := s.root; len(pv) < 2*MaxPly; {
-		if m.Captured > 0 || !s.repeats {
+		if s.v.StartsLayer(m) {
 			layer, history = layer[:0], 0
 		} else {
 			history ^= pathHash(p, boardHash(p, s.salt))

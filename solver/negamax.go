@@ -113,12 +113,12 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 // history-free and shares the table in full.
 func (w *worker) child(p position.Position, m *position.Move, alpha, beta, depth, ply, layer int, childHistory uint64) (int, bool, int) {
 	c := int(m.Captured)
-	if c > 0 || !w.s.repeats {
+	if w.s.v.StartsLayer(*m) {
 		layer, childHistory = ply+1, 0
 	}
 	lo, hi, d := c-beta, c-alpha, depth-1
 	switch {
-	case m.Next.Side == p.Side:
+	case m.MovesAgain(p):
 		lo, hi, d = alpha-c, beta-c, depth // an extra move: the same turn goes on
 	case c == 0 && !w.s.repeats:
 		d = depth // a quiet kalah move: lines of them are finite (Variant.CanRepeat)
@@ -323,7 +323,7 @@ func (w *worker) orderMoves(p position.Position, buf *[position.MaxPits]position
 		switch {
 		case int(m.Pit)+1 == ttMove:
 			score[i] = 1 << 30
-		case m.Next.Side == p.Side:
+		case m.MovesAgain(p):
 			// An extra move (kalah): a free tempo. Nearest the store
 			// first: a sowing from a farther pit adds a seed to every pit
 			// between it and the store, spoiling the extra moves that
@@ -386,7 +386,7 @@ const etcDepth = 3
 func (w *worker) transpositionCutoff(p position.Position, buf *[position.MaxPits]position.Move, moves, beta, depth int) (int, bool, bool) {
 	for i := range buf[:moves] {
 		m := &buf[i]
-		if m.Captured == 0 && w.s.repeats {
+		if !w.s.v.StartsLayer(*m) {
 			continue
 		}
 		board := boardHash(m.Next, w.s.salt)
@@ -395,7 +395,7 @@ func (w *worker) transpositionCutoff(p position.Position, buf *[position.MaxPits
 			continue
 		}
 		bound, proven := e.hi, e.hiProven // the child's upper bound gives the move a lower one
-		if m.Next.Side == p.Side {
+		if m.MovesAgain(p) {
 			bound, proven = e.lo, e.loProven
 		}
 		if bound == noUpper || bound == noLower || !proven && e.draft < depth-1 {

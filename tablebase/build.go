@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/mancala-solver/mancala/internal/hugepage"
 	"github.com/mancala-solver/mancala/position"
@@ -36,6 +36,9 @@ const (
 	// offsets in a memory-mapped temporary file, whatever the budget
 	// (error where that is not possible: not Linux, or BuildMemory).
 	MethodSpill
+	// MethodForward solves each layer in one pass, children first, where
+	// no position recurs (kalah; kforward.go).
+	MethodForward
 )
 
 // BuildOptions configures Build.
@@ -110,7 +113,7 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	if opts.MaxSeeds < 0 || opts.MaxSeeds > min(v.Total(), maxLayer) {
 		return stats, fmt.Errorf("max seeds %d: want 0..%d for %s", opts.MaxSeeds, min(v.Total(), maxLayer), v.Name)
 	}
-	v = v.TablebaseVariant() // kalah sizes of one row length share a tablebase
+	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	opts = withDefaults(opts)
 	s, err := openStore(dir, v, true)
 	if err != nil {
@@ -174,34 +177,17 @@ type builder struct {
 	storedBytes      int64   // compressed bytes of the layers 0..done
 }
 
-// solved is one layer's result.
-type solved struct {
-	values []int8
-	dist   []uint16
-	state  []uint32 // instead of values and dist, from propagation (stateArrays)
-	method string
-	rounds int
-}
-
-// arrays makes sure r holds values and distances, converting its state.
-func (r *solved) arrays() {
-	if r.state != nil {
-		r.values, r.dist = stateArrays(r.state)
-		r.state = nil
-	}
-}
-
 // resume loads the complete layers already stored (up to MaxSeeds),
 // checking their files and checksums, so the build continues after them.
 // With Repair, damage drops the damaged layer and those above it; it
 // returns how many layers were dropped.
 func (b *builder) resume() (int, error) {
-	infos, damage := b.s.layers(b.v)
+	infos, damage := b.s.layers()
 	for _, info := range infos {
 		if info.Seeds > b.opts.MaxSeeds {
 			break
 		}
-		values, err := b.s.loadLayer(b.v, info)
+		values, err := b.s.loadLayer(info)
 		if err != nil {
 			damage = err
 			break
@@ -240,7 +226,7 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 	if err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: %w", n, err)
 	}
-	enc, err := b.encodeLayer(ctx, res)
+	enc, err := encodeLayer(ctx, b.s.codec, b.opts.Threads, res, !b.lowerDropped)
 	method, rounds := res.method, res.rounds
 	res = solved{} // the state is dead now: let the collector have it
 	if err != nil {
@@ -256,7 +242,7 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 		DistanceChecksum: enc.distChecksum, DistanceBytes: enc.distStored, MaxDistance: enc.maxDistance,
 		Rounds: rounds,
 	}
-	if err := b.s.putLayer(b.v, info, blocks, distBlocks); err != nil {
+	if err := b.s.putLayer(info, blocks, distBlocks); err != nil {
 		return LayerInfo{}, fmt.Errorf("layer %d: storing: %w", n, err)
 	}
 	if b.lowerDropped {
@@ -278,6 +264,8 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 	held, onDisk := b.lowerHeld(n, int64(iterationBytes*float64(size)))
 	if b.useUnsow(n) {
 		_, held, onDisk = b.unsowMemory(n)
+	} else if b.useForward(n) {
+		_, held, onDisk = b.forwardMemory(n)
 	}
 	lower, disk, err := b.lowerSource(n, held, onDisk)
 	if err != nil {
@@ -295,6 +283,9 @@ func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerV
 	if b.opts.Method == MethodUnsow && !canUnsow(b.v) {
 		return solved{}, fmt.Errorf("%s cannot be built by un-sowing (awari and oware only)", b.v.Name)
 	}
+	if b.useForward(n) || b.opts.Method == MethodForward {
+		return b.solveForward(ctx, n, size, lower)
+	}
 	base := b.minLayerBytes(n)
 	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: lower,
 		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress), partitions: b.opts.Parts,
@@ -307,7 +298,7 @@ func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerV
 		}
 		b.edges = s.edges
 		s.prog.reach(2 * size) // no reverse pass
-		state, err := s.propagate(ctx, nil)
+		state, err := s.propagateLayer(ctx, nil)
 		return solved{state: state, method: "unsow", rounds: s.rounds}, err
 	}
 	// The graph method's peak (graphLayerBytes): the per-part counters
@@ -328,7 +319,7 @@ func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerV
 	graphBytes := graphLayerBytes(base, size, s.edges, s.keeps, parts)
 	place, fits := b.placeGraph(graphBytes, 4*s.edges, 4*(size+1))
 	if indeg != nil && s.edges < 1<<32 && fits {
-		return s.solveGraph(ctx, indeg, place)
+		return solveGraph(ctx, s, indeg, place)
 	}
 	switch b.opts.Method {
 	case MethodSpill:
@@ -343,12 +334,226 @@ func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerV
 	return solved{values: values, dist: dist, method: "iteration"}, err
 }
 
+// useUnsow reports whether layer n is solved by un-sowing: asked for, or
+// chosen by MethodAuto where the variant allows it and it fits.
+func (b *builder) useUnsow(n int) bool {
+	switch b.opts.Method {
+	case MethodUnsow:
+		return true // solveWith refuses a variant that cannot un-sow
+	case MethodAuto:
+		return canUnsow(b.v) && b.unsowLayerBytes(n) <= b.opts.MemBytes
+	}
+	return false
+}
+
+// MaxLayerPositions bounds the positions of one layer that Build indexes
+// (ranks are 32-bit); a layer this large cannot be built.
+const MaxLayerPositions = 1 << 32
+
+// spillPath is the temporary file of layer n's graph: in the variant's
+// directory, named like a staging directory so that a build started
+// after a crash deletes it (removeLeftovers) should it still exist.
+func (b *builder) spillPath(n int) string {
+	if b.s == nil {
+		return ""
+	}
+	return filepath.Join(b.s.vdir, fmt.Sprintf("%s%02d.graph", stagePrefix, n))
+}
+
+// lowerSum returns the bytes of layers 0..n-1's values.
+func (b *builder) lowerSum(n int) int64 {
+	total := int64(0)
+	for m := 0; m < n; m++ {
+		total += b.ix.Size(m)
+	}
+	return total
+}
+
+// lowerHeld returns the bytes the layers below n take while n is built
+// with own bytes of its own arrays, and whether they are read from disk:
+// all of them in memory when they fit beside the layer (or there is no
+// store), else a block cache of what the budget leaves (at least
+// minLowerCache), or of BuildOptions.LowerCacheBytes when set.
+func (b *builder) lowerHeld(n int, own int64) (int64, bool) {
+	sum := b.lowerSum(n)
+	switch {
+	case b.s == nil:
+		return sum, false
+	case b.opts.LowerCacheBytes > 0:
+		return min(sum, b.opts.LowerCacheBytes), true
+	case !b.lowerDropped && sum+own <= b.opts.MemBytes:
+		return sum, false
+	}
+	return min(sum, max(b.opts.MemBytes-own, minLowerCache)), true
+}
+
+// lowerSource returns the lower layers for layer n: in memory, or from
+// disk through a cache of held bytes (dropping those in memory).
+func (b *builder) lowerSource(n int, held int64, disk bool) (lowerValues, *diskLower, error) {
+	if !disk {
+		return memLower(b.lower), nil, nil
+	}
+	for i := range b.lower {
+		b.lower[i] = nil // from now on, lower layers come from disk
+	}
+	b.lowerDropped = true
+	infos, err := b.s.layers()
+	if err != nil {
+		return nil, nil, err
+	}
+	d := newDiskLower(b.s, complete(infos)[:n], held)
+	return d, d, nil
+}
+
+// unsowMemory returns layer n's memory by un-sowing: its own arrays, the
+// lower layers' share, and whether those are read from disk (then the
+// layer's values are not kept, and the cache gets what the budget leaves).
+func (b *builder) unsowMemory(n int) (own, lower int64, disk bool) {
+	size := b.ix.Size(n)
+	own = int64(math.Ceil(unsowBytes * float64(size)))
+	if lower, disk = b.lowerHeld(n, own+size); !disk || b.opts.LowerCacheBytes > 0 {
+		if !disk {
+			own += size
+		}
+		return own, lower, disk
+	}
+	return own, min(b.lowerSum(n), max(b.opts.MemBytes-own, minLowerCache)), true
+}
+
+// unsowLayerBytes is the memory of layer n by un-sowing.
+func (b *builder) unsowLayerBytes(n int) int64 {
+	own, lower, _ := b.unsowMemory(n)
+	return own + lower
+}
+
+// minLayerBytes is the least memory layer n needs: the layers below it
+// (in memory, or the least cache of them) and the iteration method's
+// arrays.
+func (b *builder) minLayerBytes(n int) int64 {
+	own := int64(math.Ceil(iterationBytes * float64(b.ix.Size(n))))
+	lower, _ := b.lowerHeld(n, own)
+	if b.s != nil {
+		lower = min(lower, b.lowerSum(n), minLowerCache)
+	}
+	return lower + own
+}
+
+// leastLayerBytes is the least memory any method allowed for layer n
+// needs: iteration's (minLayerBytes), or un-sowing's with the smallest
+// cache of lower layers where the variant un-sows.
+func (b *builder) leastLayerBytes(n int) int64 {
+	need := b.minLayerBytes(n)
+	if canUnsow(b.v) && (b.opts.Method == MethodAuto || b.opts.Method == MethodUnsow) {
+		own, lower, disk := b.unsowMemory(n)
+		if disk {
+			lower = min(lower, minLowerCache)
+		}
+		need = min(need, own+lower)
+	}
+	return need
+}
+
+// checkBudget fails, before any layer is built, when the budget is too
+// small for a layer from..MaxSeeds, naming the first such layer and the
+// bytes it needs.
+func (b *builder) checkBudget(from int) error {
+	for n := from; n <= b.opts.MaxSeeds; n++ {
+		if need := b.leastLayerBytes(n); need > b.opts.MemBytes {
+			return fmt.Errorf("layer %d: a memory budget of %d bytes is too small: this layer needs at least %d", n, b.opts.MemBytes, need)
+		}
+	}
+	return nil
+}
+
+// plan predicts layer n's method and memory, taking the moves a position
+// from the last layer built (3.3 for awari when nothing is known).
+func (b *builder) plan(n int, movesPerPosition float64) LayerPlan {
+	size := b.ix.Size(n)
+	p := LayerPlan{Seeds: n, Positions: size, Budget: b.opts.MemBytes, Method: "iteration", MemBytes: b.minLayerBytes(n)}
+	if b.useUnsow(n) {
+		p.Method, p.MemBytes = "unsow", b.unsowLayerBytes(n)
+		return p
+	}
+	if b.useForward(n) {
+		own, lower, _ := b.forwardMemory(n)
+		p.Method, p.MemBytes = "forward", own+lower
+		return p
+	}
+	if b.opts.Method == MethodIteration {
+		return p
+	}
+	edges := int64(movesPerPosition * float64(size))
+	graph := graphLayerBytes(p.MemBytes, size, edges, 0, int64(min(b.opts.Threads, maxParts)))
+	place, fits := b.placeGraph(graph, 4*edges, 4*(size+1))
+	if fits || b.opts.Method == MethodGraph || b.opts.Method == MethodSpill {
+		p.Method, p.MemBytes, p.DiskBytes = place.method(), place.ram, place.disk
+	}
+	return p
+}
+
+// boundHeap bounds the Go heap while layer n is built: the collector runs
+// when the heap has grown by a quarter over what is live (rather than
+// doubled, Go's default), and the runtime's soft memory limit is lowered to
+// the layer's plan plus an eighth (for the frontier lists) and 32 MiB,
+// when that is below the limit set already. It returns the function that
+// restores both. Without it the dead frontiers of the propagation make the
+// peak RSS about double the plan. (Badger's memory-mapped files come on
+// top in the RSS: about the size of the tablebase, reclaimable page cache.)
+func (b *builder) boundHeap(planned int64) func() {
+	prevPercent := debug.SetGCPercent(25)
+	prev := debug.SetMemoryLimit(-1)
+	if limit := planned + planned/8 + 32<<20; limit < prev {
+		debug.SetMemoryLimit(limit)
+	}
+	return func() {
+		debug.SetMemoryLimit(prev)
+		debug.SetGCPercent(prevPercent)
+	}
+}
+
+// canSpill reports whether this build may put graph arrays in a file:
+// on Linux, with a tablebase directory for the file (not BuildMemory),
+// unless the method is forced to something else.
+func (b *builder) canSpill() bool {
+	m := b.opts.Method
+	return spillSupported && b.s != nil && (m == MethodAuto || m == MethodGraph || m == MethodSpill)
+}
+
+// placeGraph places a graph layer that needs inMem bytes with its whole
+// graph in memory, fromBytes of them the moves' array and startBytes the
+// offsets': in memory when that fits the budget, else with the moves and
+// then also the offsets in a temporary file, the first that fits
+// (MethodSpill: always both in the file). ok is false when none fits;
+// the placement returned then is the last one tried.
+func (b *builder) placeGraph(inMem, fromBytes, startBytes int64) (p graphPlacement, ok bool) {
+	first, last := spillNone, spillNone
+	if b.canSpill() {
+		last = spillBoth
+	}
+	if b.opts.Method == MethodSpill {
+		first = spillBoth
+	}
+	for level := first; level <= last; level++ {
+		p = graphPlacement{spill: level, ram: inMem}
+		if level >= spillFrom {
+			p.ram, p.disk = p.ram-fromBytes, p.disk+fromBytes
+		}
+		if level >= spillBoth {
+			p.ram, p.disk = p.ram-startBytes, p.disk+startBytes
+		}
+		if p.ram <= b.opts.MemBytes {
+			return p, true
+		}
+	}
+	return p, false
+}
+
 // solveGraph resolves the layer on its predecessor graph, reversed from
 // the in-degrees indeg counted by scan and placed as place says. The
 // graph's temporary file, if any, is unmapped (and so removed) before it
 // returns, on an error too; munmap's error is returned when nothing else
 // failed.
-func (s *layerSolver) solveGraph(ctx context.Context, indeg [][]uint16, place graphPlacement) (res solved, err error) {
+func solveGraph(ctx context.Context, s *layerSolver, indeg [][]uint16, place graphPlacement) (res solved, err error) {
 	g, err := s.newGraph(place.spill)
 	if err != nil {
 		return solved{}, err
@@ -363,53 +568,6 @@ func (s *layerSolver) solveGraph(ctx context.Context, indeg [][]uint16, place gr
 	}
 	indeg = nil
 	debug.FreeOSMemory() // the counters are dead now: collect them to keep the peak down
-	state, err := s.propagate(ctx, g)
+	state, err := s.propagateLayer(ctx, g)
 	return solved{state: state, method: place.method(), rounds: s.rounds}, err
-}
-
-// useUnsow reports whether layer n is solved by un-sowing: asked for, or
-// chosen by MethodAuto where the variant allows it and it fits.
-func (b *builder) useUnsow(n int) bool {
-	switch b.opts.Method {
-	case MethodUnsow:
-		return true // solveWith refuses a variant that cannot un-sow
-	case MethodAuto:
-		return canUnsow(b.v) && b.unsowLayerBytes(n) <= b.opts.MemBytes
-	}
-	return false
-}
-
-// maxOf returns the largest distance, 0 for none.
-func maxOf(dist []uint16) int {
-	m := uint16(0)
-	for _, d := range dist {
-		m = max(m, d)
-	}
-	return int(m)
-}
-
-// encodeBlocks compresses a layer's values (or distances) into blocks of
-// BlockSize, in parallel on threads workers, and returns them with their
-// total size.
-func encodeBlocks[T any](ctx context.Context, threads int, values []T, encode func([]T) []byte) ([][]byte, int64, error) {
-	blocks := make([][]byte, (int64(len(values))+BlockSize-1)/BlockSize)
-	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(threads)
-	for i := range blocks {
-		g.Go(func() error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			blocks[i] = encode(values[i*BlockSize : min((i+1)*BlockSize, len(values))])
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, 0, err
-	}
-	stored := int64(0)
-	for _, blk := range blocks {
-		stored += int64(len(blk))
-	}
-	return blocks, stored, nil
 }

@@ -155,7 +155,7 @@
 // are separate directories, so layers built under other rules are simply
 // absent. The kalah sizes of one row length share one directory, that of
 // the four-seed size (DIR/kalah.r2 for six pits): every entry point takes
-// the variant through position.Variant.TablebaseVariant, since a kalah
+// the variant through VariantOf (variant.go), since a kalah
 // position's value does not depend on the seeds the game started with. Files get the permissions of the umask (Badger makes some
 // owner-only; the build widens them to the umask's), and a build refuses
 // a non-empty directory that is not a tablebase.

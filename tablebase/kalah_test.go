@@ -133,7 +133,7 @@ func TestKalahSizesShareTablebase(t *testing.T) {
 }
 
 // TestKalahRuleSetsKeepTheirOwnTablebase: the two capture rules never
-// share a tablebase. A Kalah(3,3) build under the standard rule in a
+// share a tablebase (TestVariantOf checks the mapping): a Kalah(3,3) build under the standard rule in a
 // directory holding the empty-capture layers of Kalah(3,2) resumes none of
 // them, and its prober answers with the standard rule's minimax values
 // (which differ from the empty-capture ones on some position probed).

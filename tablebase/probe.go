@@ -27,30 +27,16 @@ const DefaultCacheBytes = 1 << 30
 // Err returns the first such error and Warnings every distinct one, for
 // callers to report (a search goes on without those positions).
 type Prober struct {
-	s        *store
-	v        *position.Variant
-	ix       *Index
-	maxSeeds int
-	layers   []proberLayer
-
-	mu     sync.Mutex
-	fifo   []blockRef // cached blocks, oldest first, for eviction
-	cached int64      // bytes of cached blocks
-	limit  int64
+	s      *store
+	ix     *Index
+	layers []LayerInfo
+	values *blockCache[int8]   // decoded value blocks
+	dist   *blockCache[uint16] // decoded distance blocks
 	err    atomic.Pointer[error]
 
 	warnMu   sync.Mutex
 	warnings []string
-	dist     *blockCache[uint16] // decoded distance blocks (distance.go)
 }
-
-// proberLayer is one layer's metadata and its cache slots, one a block.
-type proberLayer struct {
-	info   LayerInfo
-	blocks []atomic.Pointer[[]int8]
-}
-
-type blockRef struct{ layer, block int }
 
 // OpenProber opens the tablebase at dir for v's positions. It serves the
 // layers 0..MaxSeeds() that are complete there (MaxSeeds is -1 when there
@@ -60,36 +46,27 @@ type blockRef struct{ layer, block int }
 // is missing below stored ones; an error for a directory that is not a
 // tablebase of this format.
 func OpenProber(dir string, v *position.Variant) (*Prober, error) {
-	v = v.TablebaseVariant() // kalah sizes of one row length share a tablebase
+	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	s, infos, err := openReading(dir, v)
 	if err != nil {
 		return nil, err
 	}
-	pr := &Prober{s: s, v: v, ix: NewIndex(v.Pits), limit: DefaultCacheBytes}
 	if err := checkFormat(dir, v, infos); err != nil {
 		s.close()
 		return nil, err
 	}
-	for _, info := range infos {
-		pr.layers = append(pr.layers, proberLayer{info: info, blocks: make([]atomic.Pointer[[]int8], info.Blocks)})
-	}
-	pr.maxSeeds = len(pr.layers) - 1
-	pr.dist = newDistanceCache(pr.layers, DefaultCacheBytes)
-	return pr, nil
+	return &Prober{s: s, ix: NewIndex(v.Pits), layers: infos,
+		values: newBlockCache(infos, 1, DefaultCacheBytes, s.getBlock),
+		dist:   newBlockCache(infos, 2, DefaultCacheBytes, s.getDistanceBlock),
+	}, nil
 }
 
 // MaxSeeds returns the largest seed count whose positions are all stored,
 // or -1 when none are.
-func (pr *Prober) MaxSeeds() int { return pr.maxSeeds }
+func (pr *Prober) MaxSeeds() int { return len(pr.layers) - 1 }
 
 // Layers returns the metadata of the layers the prober serves.
-func (pr *Prober) Layers() []LayerInfo {
-	infos := make([]LayerInfo, len(pr.layers))
-	for i := range pr.layers {
-		infos[i] = pr.layers[i].info
-	}
-	return infos
-}
+func (pr *Prober) Layers() []LayerInfo { return append([]LayerInfo(nil), pr.layers...) }
 
 // Probe returns the value of p, a position of the prober's variant
 // (rules.md section 6: score difference in seeds from the side to move,
@@ -98,63 +75,58 @@ func (pr *Prober) Layers() []LayerInfo {
 // read (see Err).
 func (pr *Prober) Probe(p position.Position) (int, bool) {
 	n := p.Seeds()
-	if n > pr.maxSeeds {
+	if n >= len(pr.layers) {
 		return 0, false
 	}
 	r := pr.ix.Rank(p)
-	b := int(r / BlockSize)
-	l := &pr.layers[n]
-	blk := l.blocks[b].Load()
-	if blk == nil {
-		if blk = pr.load(n, b); blk == nil {
-			return 0, false
-		}
+	blk, err := pr.values.get(n, int(r/BlockSize))
+	if err != nil {
+		pr.fail(err)
+		return 0, false
 	}
-	return int((*blk)[r%BlockSize]), true
+	return int(blk[r%BlockSize]), true
 }
 
-// load reads block b of layer n into the cache and returns it, or nil
-// after recording the error.
-func (pr *Prober) load(n, b int) *[]int8 {
-	info := pr.layers[n].info
-	blk := make([]int8, min(int64(b+1)*BlockSize, info.Positions)-int64(b)*BlockSize)
-	if err := pr.s.getBlock(pr.v, n, b, blk); err != nil {
-		pr.err.CompareAndSwap(nil, &err)
-		pr.warn(err.Error())
-		return nil
+// ProbeDistance returns the value of p (as Probe) and its distance in
+// plies (doc.go: the plies to the capture or game end that realises the
+// value; 0 for value 0), or ok=false when p has more than MaxSeeds seeds
+// or a block cannot be read (see Err). Distance blocks have their own
+// cache, as large as the values' (SetCacheBytes sets both).
+func (pr *Prober) ProbeDistance(p position.Position) (value, plies int, ok bool) {
+	value, ok = pr.Probe(p)
+	if !ok {
+		return 0, 0, false
 	}
-	slot := &pr.layers[n].blocks[b]
-	if !slot.CompareAndSwap(nil, &blk) {
-		return slot.Load() // another probe loaded it first
+	r := pr.ix.Rank(p)
+	blk, err := pr.dist.get(p.Seeds(), int(r/BlockSize))
+	if err != nil {
+		pr.fail(err)
+		return 0, 0, false
 	}
-	pr.account(blockRef{n, b}, int64(len(blk)))
-	return &blk
+	return value, int(blk[r%BlockSize]), true
 }
 
-// account records a newly cached block and evicts the oldest ones while
-// the cache is over its limit. Evicted blocks stay valid for probes that
-// already hold them.
-func (pr *Prober) account(ref blockRef, bytes int64) {
-	pr.mu.Lock()
-	defer pr.mu.Unlock()
-	pr.fifo = append(pr.fifo, ref)
-	pr.cached += bytes
-	for pr.cached > pr.limit && len(pr.fifo) > 1 {
-		old := pr.fifo[0]
-		pr.fifo = pr.fifo[1:]
-		if blk := pr.layers[old.layer].blocks[old.block].Swap(nil); blk != nil {
-			pr.cached -= int64(len(*blk))
-		}
-	}
-}
-
-// SetCacheBytes sets the most bytes of decoded blocks to keep (at least
-// one block is always kept). Call it before probing.
+// SetCacheBytes sets the most bytes of decoded blocks to keep, for the
+// values and for the distances each (at least one block of each is always
+// kept). Call it before probing.
 func (pr *Prober) SetCacheBytes(limit int64) {
-	pr.mu.Lock()
-	defer pr.mu.Unlock()
-	pr.limit = limit
+	pr.values.setLimit(limit)
 	pr.dist.setLimit(limit)
+}
+
+// fail records a read error: the first for Err, each distinct one for
+// Warnings.
+func (pr *Prober) fail(err error) {
+	pr.err.CompareAndSwap(nil, &err)
+	msg := err.Error()
+	pr.warnMu.Lock()
+	defer pr.warnMu.Unlock()
+	for _, w := range pr.warnings {
+		if w == msg {
+			return
+		}
+	}
+	pr.warnings = append(pr.warnings, msg)
 }
 
 // Err returns the first error met while reading a block, if any: the
@@ -164,18 +136,6 @@ func (pr *Prober) Err() error {
 		return *e
 	}
 	return nil
-}
-
-// warn records a distinct warning.
-func (pr *Prober) warn(msg string) {
-	pr.warnMu.Lock()
-	defer pr.warnMu.Unlock()
-	for _, w := range pr.warnings {
-		if w == msg {
-			return
-		}
-	}
-	pr.warnings = append(pr.warnings, msg)
 }
 
 // Warnings returns each distinct error met while reading blocks, one line

@@ -79,7 +79,7 @@ func readAll(dir string, v *position.Variant) ([][]int8, error) {
 	defer s.close()
 	var all [][]int8
 	for _, info := range infos {
-		values, err := s.loadLayer(v, info)
+		values, err := s.loadLayer(info)
 		if err != nil {
 			return nil, err
 		}

@@ -28,7 +28,7 @@ type LayerStats struct {
 // Stats reads every complete layer of v in dir and counts its values. A
 // damaged layer (files, metadata or values' checksum) is a *DamageError.
 func Stats(dir string, v *position.Variant) ([]LayerStats, error) {
-	v = v.TablebaseVariant() // kalah sizes of one row length share a tablebase
+	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	s, infos, err := openReading(dir, v)
 	if err != nil {
 		return nil, err
@@ -36,7 +36,7 @@ func Stats(dir string, v *position.Variant) ([]LayerStats, error) {
 	defer s.close()
 	var out []LayerStats
 	for _, info := range complete(infos) {
-		values, err := s.loadLayer(v, info)
+		values, err := s.loadLayer(info)
 		if err != nil {
 			return out, err
 		}

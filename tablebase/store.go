@@ -1,7 +1,6 @@
 package tablebase
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,96 +9,26 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
+	"syscall"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
-	"github.com/klauspost/compress/zstd"
+	"github.com/dustin/go-humanize"
 
 	"github.com/mancala-solver/mancala/internal/hugepage"
 	"github.com/mancala-solver/mancala/position"
 )
 
-// BlockSize is the number of positions (int8 values, in rank order) in one
-// stored block: 64 KiB before compression. A layer of L positions is
-// ceil(L/BlockSize) blocks, the last one short.
-const BlockSize = 1 << 16
-
-// ToolVersion names the builder in each layer's metadata; bump it when the
-// stored format changes.
-const ToolVersion = "mancala-tablebase/2"
-
-// ErrInUse is returned (wrapped, with the directory) when another build
-// of the same variant holds the tablebase. Readers never conflict: they
-// read complete layers only, which no build writes.
-var ErrInUse = errors.New("in use by another process")
-
-// ErrNoTablebase is returned (wrapped) by OpenProber, Stats and Verify when
-// the directory is missing or empty.
-var ErrNoTablebase = errors.New("no tablebase")
-
-// Key layout. Each layer is its own Badger database (see layout.go); its
-// keys still name the variant, rules version and layer, so a block can
-// never be read as another layer's. All integers are big-endian:
-//
-//	block: 'B' | variant ID (1 byte) | rules version (2) | seeds (1) | block (4)
-//	       -> zstd frame (with its checksum) of up to BlockSize int8 values
-//	dist:  'D' | the same as block -> the block's distances (distance.go)
-//
-// A layer's metadata (LayerInfo) and the sizes and checksums of its
-// database files are in layer.json beside them.
-const familyBlock byte = 'B'
-
-// variantPrefix is the key prefix of one variant's keys of a family.
-func variantPrefix(family byte, v *position.Variant) []byte {
-	k := make([]byte, 4, 9)
-	k[0], k[1] = family, v.ID
-	binary.BigEndian.PutUint16(k[2:], v.RulesVersion())
-	return k
-}
-
-// blockKey is the key of block b of layer n.
-func blockKey(v *position.Variant, n int, b int) []byte {
-	k := append(variantPrefix(familyBlock, v), byte(n), 0, 0, 0, 0)
-	binary.BigEndian.PutUint32(k[5:], uint32(b))
-	return k
-}
-
-// LayerInfo is a layer's metadata, stored as JSON in its layer.json.
-type LayerInfo struct {
-	Variant      string    `json:"variant"`
-	RulesVersion int       `json:"rules_version"`
-	Seeds        int       `json:"seeds"`
-	Positions    int64     `json:"positions"`
-	BlockSize    int       `json:"block_size"`
-	Blocks       int       `json:"blocks"`
-	Checksum     uint64    `json:"xxhash64"`     // xxHash64 of the layer's values as bytes
-	StoredBytes  int64     `json:"stored_bytes"` // compressed size of its blocks
-	InnerMoves   int64     `json:"inner_moves"`  // moves that stay in the layer (graph edges)
-	Method       string    `json:"method"`       // "unsow", "graph", "graph-spilled" or "iteration" (see doc.go)
-	Seconds      float64   `json:"seconds"`      // wall time to build the layer
-	BuiltAt      time.Time `json:"built_at"`
-	ToolVersion  string    `json:"tool_version"`
-	// Format is the stored format (distance.go); 0 for layers written
-	// before it was recorded.
-	Format           int    `json:"format,omitempty"`
-	DistanceChecksum uint64 `json:"distance_xxhash64,omitempty"` // of the distances as little-endian uint16s
-	DistanceBytes    int64  `json:"distance_bytes,omitempty"`    // compressed size of the distance blocks
-	MaxDistance      int    `json:"max_distance,omitempty"`      // the longest distance in the layer, plies
-	Rounds           int    `json:"rounds,omitempty"`            // propagation rounds (distance levels over all thresholds)
-}
-
 // store is one variant's part of an open tablebase directory: its complete
 // layers, each a Badger database opened read-only on first use, and for a
 // build the variant's lock.
 type store struct {
-	dir  string
-	vdir string
-	v    *position.Variant
-	lock *dirLock // the build lock; nil for readers
-	enc  *zstd.Encoder
-	dec  *zstd.Decoder
+	dir   string
+	vdir  string
+	v     *position.Variant
+	lock  *dirLock // the build lock; nil for readers
+	codec codec
 
 	mu   sync.Mutex
 	recs []layerRecord      // the complete layers' records, by seed count
@@ -145,8 +74,7 @@ func openStore(dir string, v *position.Variant, writable bool) (*store, error) {
 	} else if err := checkMarker(dir); err != nil {
 		return nil, err
 	}
-	s.enc, _ = zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEncoderLevel(zstd.SpeedBetterCompression))
-	s.dec, _ = zstd.NewReader(nil)
+	s.codec = newCodec()
 	return s, nil
 }
 
@@ -199,7 +127,7 @@ func openReading(dir string, v *position.Variant) (*store, []LayerInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	infos, err := s.layers(v)
+	infos, err := s.layers()
 	if err != nil {
 		s.close()
 		return nil, nil, err
@@ -209,8 +137,7 @@ func openReading(dir string, v *position.Variant) (*store, []LayerInfo, error) {
 
 // close closes the layers' databases and drops the lock.
 func (s *store) close() error {
-	s.enc.Close()
-	s.dec.Close()
+	s.codec.close()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var err error
@@ -226,11 +153,11 @@ func (s *store) close() error {
 	return err
 }
 
-// layers reads and checks the metadata of v's stored layers (see
-// readLayers) and returns it by seed count: the complete layers, or the
-// ones under the first damage with a *DamageError.
-func (s *store) layers(v *position.Variant) ([]LayerInfo, error) {
-	recs, err := readLayers(s.dir, v)
+// layers reads and checks the metadata of the variant's stored layers
+// (see readLayers) and returns it by seed count: the complete layers, or
+// the ones under the first damage with a *DamageError.
+func (s *store) layers() ([]LayerInfo, error) {
+	recs, err := readLayers(s.dir, s.v)
 	s.mu.Lock()
 	s.recs = recs
 	s.mu.Unlock()
@@ -318,11 +245,6 @@ func (s *store) layerDB(n int) (*badger.DB, error) {
 	return db, nil
 }
 
-// encodeBlock compresses one block of values.
-func (s *store) encodeBlock(values []int8) []byte {
-	return s.enc.EncodeAll(int8Bytes(values), make([]byte, 0, len(values)/4))
-}
-
 // putLayer stores a finished layer: its blocks (given already encoded, in
 // order) into a new Badger database in a staging directory, closed
 // cleanly, then layer.json with the files' sizes and checksums, synced,
@@ -330,7 +252,7 @@ func (s *store) encodeBlock(values []int8) []byte {
 // exist for any reader, so a crash anywhere leaves at worst a staging
 // directory that the next build deletes. Too little free space for the
 // layer is an error wrapping syscall.ENOSPC before anything is written.
-func (s *store) putLayer(v *position.Variant, info LayerInfo, blocks, distBlocks [][]byte) error {
+func (s *store) putLayer(info LayerInfo, blocks, distBlocks [][]byte) error {
 	if err := s.checkSpace(info.StoredBytes + info.DistanceBytes); err != nil {
 		return err
 	}
@@ -341,7 +263,7 @@ func (s *store) putLayer(v *position.Variant, info LayerInfo, blocks, distBlocks
 	if err := os.Mkdir(stage, 0o777); err != nil {
 		return err
 	}
-	if err := s.writeStage(stage, v, info, blocks, distBlocks); err != nil {
+	if err := s.writeStage(stage, info, blocks, distBlocks); err != nil {
 		os.RemoveAll(stage)
 		return err
 	}
@@ -353,15 +275,15 @@ func (s *store) putLayer(v *position.Variant, info LayerInfo, blocks, distBlocks
 }
 
 // writeStage writes a layer's database and layer.json into stage.
-func (s *store) writeStage(stage string, v *position.Variant, info LayerInfo, blocks, distBlocks [][]byte) error {
+func (s *store) writeStage(stage string, info LayerInfo, blocks, distBlocks [][]byte) error {
 	err := s.guard(info.Seeds, "writing", func() error {
 		db, err := badger.Open(badgerOptions(stage, false))
 		if err != nil {
 			return err
 		}
-		err = writeBlocks(db, blockKey, v, info.Seeds, blocks)
+		err = writeBlocks(db, blocks, func(b int) []byte { return blockKey(s.v, info.Seeds, b) })
 		if err == nil {
-			err = writeBlocks(db, distanceKey, v, info.Seeds, distBlocks)
+			err = writeBlocks(db, distBlocks, func(b int) []byte { return distanceKey(s.v, info.Seeds, b) })
 		}
 		if cerr := db.Close(); err == nil {
 			err = cerr
@@ -394,12 +316,13 @@ func (s *store) writeStage(stage string, v *position.Variant, info LayerInfo, bl
 	return writeFileSynced(filepath.Join(stage, layerFile), append(data, '\n'))
 }
 
-// writeBlocks writes a layer's encoded blocks into db.
-func writeBlocks(db *badger.DB, key func(*position.Variant, int, int) []byte, v *position.Variant, n int, blocks [][]byte) error {
+// writeBlocks writes a layer's encoded blocks into db, block b under
+// key(b).
+func writeBlocks(db *badger.DB, blocks [][]byte, key func(b int) []byte) error {
 	wb := db.NewWriteBatch()
 	defer wb.Cancel()
 	for b, data := range blocks {
-		if err := wb.Set(key(v, n, b), data); err != nil {
+		if err := wb.Set(key(b), data); err != nil {
 			return err
 		}
 	}
@@ -426,48 +349,53 @@ func syncFiles(dir string, files []fileSum) error {
 // metadata; an error aborts the write there, as a crash would.
 var beforeMeta func(seeds int) error
 
-// getBlock reads and decodes block b of layer n into dst, whose length is
-// the block's number of values.
-func (s *store) getBlock(v *position.Variant, n, b int, dst []int8) error {
+// getBlock reads and decodes value block b of layer n into dst, whose
+// length is the block's number of values.
+func (s *store) getBlock(n, b int, dst []int8) error {
+	return s.readBlock(n, blockKey(s.v, n, b), fmt.Sprintf("block %d", b), func(data []byte) error {
+		return s.codec.decodeValues(b, data, dst)
+	})
+}
+
+// getDistanceBlock reads and decodes distance block b of layer n into dst.
+func (s *store) getDistanceBlock(n, b int, dst []uint16) error {
+	return s.readBlock(n, distanceKey(s.v, n, b), fmt.Sprintf("distance block %d", b), func(data []byte) error {
+		return s.codec.decodeDistances(b, data, dst)
+	})
+}
+
+// readBlock reads the block under key from layer n's database and hands
+// it to decode; a block that is missing (named what) or fails to decode is
+// damage.
+func (s *store) readBlock(n int, key []byte, what string, decode func([]byte) error) error {
 	db, err := s.layerDB(n)
 	if err != nil {
 		return err
 	}
 	return s.guard(n, "reading", func() error {
 		return db.View(func(txn *badger.Txn) error {
-			item, err := txn.Get(blockKey(v, n, b))
+			item, err := txn.Get(key)
 			if err != nil {
-				return s.damage(n, fmt.Sprintf("block %d: %v", b, err))
+				return s.damage(n, fmt.Sprintf("%s: %v", what, err))
 			}
-			return item.Value(func(data []byte) error { return s.decodeBlock(n, b, data, dst) })
+			return item.Value(func(data []byte) error {
+				if err := decode(data); err != nil {
+					return s.damage(n, err.Error())
+				}
+				return nil
+			})
 		})
 	})
 }
 
-// decodeBlock decompresses one stored block into dst, checking its size;
-// a block that fails is damage.
-func (s *store) decodeBlock(n, b int, data []byte, dst []int8) error {
-	out, err := s.dec.DecodeAll(data, int8Bytes(dst)[:0])
-	if err != nil {
-		return s.damage(n, fmt.Sprintf("block %d: %v", b, err))
-	}
-	if len(out) != len(dst) {
-		return s.damage(n, fmt.Sprintf("block %d: %d values, want %d", b, len(out), len(dst)))
-	}
-	if &out[0] != &int8Bytes(dst)[0] {
-		copy(int8Bytes(dst), out)
-	}
-	return nil
-}
-
 // loadLayer reads a whole layer and checks it against its metadata's
 // checksum.
-func (s *store) loadLayer(v *position.Variant, info LayerInfo) ([]int8, error) {
+func (s *store) loadLayer(info LayerInfo) ([]int8, error) {
 	values := make([]int8, info.Positions)
 	hugepage.Advise(values)
 	for b := 0; b < info.Blocks; b++ {
 		dst := values[b*BlockSize : min(int64((b+1)*BlockSize), info.Positions)]
-		if err := s.getBlock(v, info.Seeds, b, dst); err != nil {
+		if err := s.getBlock(info.Seeds, b, dst); err != nil {
 			return nil, err
 		}
 	}
@@ -491,19 +419,74 @@ func (e *ChecksumError) Error() string {
 	return fmt.Sprintf("layer %d: checksum %016x, stored %016x: the layer is corrupt", e.Seeds, e.Got, e.Want)
 }
 
-// DefaultDir returns the default tablebase directory:
-// $XDG_DATA_HOME/mancala, else ~/.local/share/mancala (the user data
-// directory), or "" when neither XDG_DATA_HOME (absolute) nor a home
-// directory is known.
-func DefaultDir() string {
-	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "mancala")
+// loadDistances reads a whole layer's distances and checks their checksum.
+func (s *store) loadDistances(info LayerInfo) ([]uint16, error) {
+	dist := make([]uint16, info.Positions)
+	for b := 0; b < info.Blocks; b++ {
+		dst := dist[int64(b)*BlockSize : min(int64(b+1)*BlockSize, info.Positions)]
+		if err := s.getDistanceBlock(info.Seeds, b, dst); err != nil {
+			return nil, err
+		}
 	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		return ""
+	if sum := distanceChecksum(dist); sum != info.DistanceChecksum {
+		return dist, s.damage(info.Seeds, fmt.Sprintf("distance checksum %016x, stored %016x", sum, info.DistanceChecksum))
 	}
-	return filepath.Join(home, ".local", "share", "mancala")
+	return dist, nil
+}
+
+// spaceMargin is the free space kept beyond a layer's estimate: Badger's
+// manifest, key registry and discard files and the file system's own
+// blocks.
+const spaceMargin = 4 << 20
+
+// freeSpace reports the bytes that may still be written under a directory;
+// tests replace it to simulate a full disk.
+var freeSpace = diskFree
+
+// checkSpace fails, wrapping syscall.ENOSPC, when the file system holding
+// the tablebase has less free space than a layer of stored compressed
+// bytes needs: Badger writes the blocks to its write-ahead log, then to a
+// table, and may compact them once more, so three times the blocks plus a
+// margin. Writing into memory-mapped files on a full disk would kill the
+// process (SIGBUS) instead of returning an error, so this is checked
+// before anything is written.
+func (s *store) checkSpace(stored int64) error {
+	free, err := freeSpace(s.vdir)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if need := 3*stored + spaceMargin; free < need {
+		return fmt.Errorf("tablebase %s: the next layer needs about %s free, %s are: %w (free some space and run the same command to resume)",
+			s.dir, humanize.IBytes(uint64(need)), humanize.IBytes(uint64(max(free, 0))), syscall.ENOSPC)
+	}
+	return nil
+}
+
+// dropFrom removes the variant's layers n and above, highest first (renamed aside,
+// then deleted), so that a crash part-way leaves layers 0..k with no gap.
+// Layers of other variants and rules versions are not touched.
+func (s *store) dropFrom(n int) error {
+	seeds, err := storedLayers(s.vdir)
+	if err != nil {
+		return err
+	}
+	for i := len(seeds) - 1; i >= 0 && seeds[i] >= n; i-- {
+		name := layerName(seeds[i])
+		aside := filepath.Join(s.vdir, dropPrefix+name)
+		if err := os.Rename(filepath.Join(s.vdir, name), aside); err != nil {
+			return err
+		}
+		if err := syncDir(s.vdir); err != nil {
+			return err
+		}
+		if err := os.RemoveAll(aside); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // dirBytes returns the bytes that the files under dir occupy on disk
@@ -522,4 +505,13 @@ func dirBytes(dir string) (int64, error) {
 		return nil
 	})
 	return total, err
+}
+
+// DiskBytes returns the bytes v's layers under the current rules occupy on
+// disk in the tablebase at dir (allocated blocks where the system reports
+// them, else file sizes): the figure to divide by v's positions, whatever
+// other variants the directory holds.
+func DiskBytes(dir string, v *position.Variant) (int64, error) {
+	v = VariantOf(v) // kalah sizes of one row length share a tablebase
+	return dirBytes(variantDir(dir, v))
 }

@@ -61,14 +61,14 @@ func rewriteBlock(t *testing.T, dir string, v *position.Variant, n, b int, edit 
 	if err != nil {
 		t.Fatal(err)
 	}
-	infos, _ := s.layers(v)
-	values, err := s.loadLayer(v, infos[n])
+	infos, _ := s.layers()
+	values, err := s.loadLayer(infos[n])
 	if err != nil {
 		t.Fatal(err)
 	}
 	blk := values[b*BlockSize : min((b+1)*BlockSize, len(values))]
 	edit(blk)
-	data := s.encodeBlock(blk)
+	data := s.codec.encodeValues(blk)
 	s.close()
 	setBlock(t, dir, v, n, b, data)
 }

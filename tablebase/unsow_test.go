@@ -55,7 +55,7 @@ func completeLayers(t *testing.T, dir string, v *position.Variant) []LayerInfo {
 		t.Fatal(err)
 	}
 	defer s.close()
-	infos, err := s.layers(v)
+	infos, err := s.layers()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,13 +45,13 @@ var ErrInconsistent = errors.New("tablebase is inconsistent")
 // values but also for some wrong ones inside cycles; the tests compare
 // the values themselves with independent references.
 func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOptions) ([]LayerCheck, error) {
-	v = v.TablebaseVariant() // kalah sizes of one row length share a tablebase
+	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	s, err := openStore(dir, v, false)
 	if err != nil {
 		return nil, err
 	}
 	defer s.close()
-	infos, damage := s.layers(v)
+	infos, damage := s.layers()
 	if err := checkFormat(dir, v, infos); err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 		check.Unreadable = fmt.Sprintf("metadata says %d positions in blocks of %d, want %d in blocks of %d", info.Positions, info.BlockSize, size, BlockSize)
 		return check, make([]int8, size)
 	}
-	values, err := s.loadLayer(v, info)
+	values, err := s.loadLayer(info)
 	var sumErr *ChecksumError
 	var dmg *DamageError
 	switch {
@@ -122,9 +122,9 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 		check.Unreadable = err.Error()
 		return check, make([]int8, size)
 	}
-	ls := &layerSolver{v: v, ix: ix, n: info.Seeds, size: size, lower: memLower(lower), threads: opts.Threads,
-		prog: newProgress(info.Seeds, size, opts.Progress)}
-	dist, err := s.loadDistances(v, info)
+	ls := layerVerifier{&layerSolver{v: v, ix: ix, n: info.Seeds, size: size, lower: memLower(lower), threads: opts.Threads,
+		prog: newProgress(info.Seeds, size, opts.Progress)}}
+	dist, err := s.loadDistances(info)
 	if err != nil {
 		check.Unreadable = err.Error()
 	}
@@ -149,9 +149,14 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 	return check, values
 }
 
-// checkRange re-derives each value of ranks [lo, hi) from its moves and
-// returns how many disagree, describing the first few.
-func (s *layerSolver) checkRange(lo, hi int64, values []int8) (int64, []string) {
+// layerVerifier re-derives a stored layer's values and distances from its
+// moves, with the build's view of a layer (its variant, index and the
+// values of the layers below) but none of its propagation.
+type layerVerifier struct{ *layerSolver }
+
+// mismatches walks ranks [lo, hi) and counts the positions for which
+// wrong describes a disagreement, keeping the first few descriptions.
+func (s layerVerifier) mismatches(lo, hi int64, wrong func(i int64, p position.Position, buf *[position.MaxPits]position.Move) string) (int64, []string) {
 	var buf [position.MaxPits]position.Move
 	var bad int64
 	var examples []string
@@ -160,21 +165,42 @@ func (s *layerSolver) checkRange(lo, hi int64, values []int8) (int64, []string) 
 		if i > lo {
 			c.next()
 		}
-		p := c.position()
-		want := s.derive(p, values, &buf)
-		if int(values[i]) != want {
+		if what := wrong(i, c.position(), &buf); what != "" {
 			if bad++; len(examples) < maxReported {
-				examples = append(examples, fmt.Sprintf("%s (rank %d): stored %d, its moves give %d",
-					position.Format(s.v, p), i, values[i], want))
+				examples = append(examples, what)
 			}
 		}
 	}
 	return bad, examples
 }
 
+// checkRange re-derives each value of ranks [lo, hi) from its moves and
+// returns how many disagree, describing the first few.
+func (s layerVerifier) checkRange(lo, hi int64, values []int8) (int64, []string) {
+	return s.mismatches(lo, hi, func(i int64, p position.Position, buf *[position.MaxPits]position.Move) string {
+		if want := s.derive(p, values, buf); int(values[i]) != want {
+			return fmt.Sprintf("%s (rank %d): stored %d, its moves give %d", position.Format(s.v, p), i, values[i], want)
+		}
+		return ""
+	})
+}
+
+// checkDistanceRange re-derives the distance of each position of ranks
+// [lo, hi) from its moves and the stored values and distances (the
+// equations in doc.go) and returns how many disagree, describing the
+// first few.
+func (s layerVerifier) checkDistanceRange(lo, hi int64, values []int8, dist []uint16) (int64, []string) {
+	return s.mismatches(lo, hi, func(i int64, p position.Position, buf *[position.MaxPits]position.Move) string {
+		if want := s.deriveDistance(p, values, dist, buf); want != int(dist[i]) {
+			return fmt.Sprintf("%s (rank %d): stored distance %d, its moves give %d", position.Format(s.v, p), i, dist[i], want)
+		}
+		return ""
+	})
+}
+
 // derive returns the value that p's moves give, from the stored values of
 // its layer and the layers below.
-func (s *layerSolver) derive(p position.Position, values []int8, buf *[position.MaxPits]position.Move) int {
+func (s layerVerifier) derive(p position.Position, values []int8, buf *[position.MaxPits]position.Move) int {
 	nm := s.v.Moves(p, buf)
 	if nm == 0 {
 		return s.v.TerminalValue(p)
@@ -186,6 +212,33 @@ func (s *layerSolver) derive(p position.Position, values []int8, buf *[position.
 			best = max(best, int(s.exitValue(p, m)))
 		} else {
 			best = max(best, m.Value(p, int(values[s.ix.Rank(m.Next)])))
+		}
+	}
+	return best
+}
+
+// deriveDistance returns the distance that p's moves give: 0 for value 0
+// or no moves; else the shortest (winner) or longest (loser) of its
+// value-keeping moves, a capture counting 1 and a move inside the layer
+// 1 + its child's distance.
+func (s layerVerifier) deriveDistance(p position.Position, values []int8, dist []uint16, buf *[position.MaxPits]position.Move) int {
+	v := int(values[s.ix.Rank(p)])
+	nm := s.v.Moves(p, buf)
+	if v == 0 || nm == 0 {
+		return 0
+	}
+	best := -1
+	for j := range buf[:nm] {
+		m := &buf[j]
+		value, d := 0, 1
+		if m.Captured > 0 {
+			value = int(s.exitValue(p, m))
+		} else {
+			q := s.ix.Rank(m.Next)
+			value, d = m.Value(p, int(values[q])), 1+int(dist[q])
+		}
+		if value == v && (best < 0 || (v > 0 && d < best) || (v < 0 && d > best)) {
+			best = d
 		}
 	}
 	return best

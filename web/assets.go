@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 )
 
 // assets holds the pages, scripts and styles; nothing is loaded from
@@ -27,7 +28,7 @@ func servePage(name string) http.HandlerFunc {
 }
 
 // assetHandler serves the embedded files under /assets/, without
-// directory listings.
+// directory listings; a path that names no file is 404.
 func assetHandler() http.Handler {
 	sub, err := fs.Sub(assets, "assets")
 	if err != nil {
@@ -35,7 +36,10 @@ func assetHandler() http.Handler {
 	}
 	files := http.StripPrefix("/assets/", http.FileServer(http.FS(sub)))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/") {
+		// A name fs.Open cannot take (invalid UTF-8 such as %ff) is a
+		// missing file: FileServer would answer 500 for its error.
+		name := strings.TrimPrefix(r.URL.Path, "/assets/")
+		if strings.HasSuffix(r.URL.Path, "/") || !utf8.ValidString(name) || !fs.ValidPath(name) {
 			http.NotFound(w, r)
 			return
 		}

@@ -5,96 +5,35 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/mancala-solver/mancala/oracle"
 	"github.com/mancala-solver/mancala/position"
 )
 
-// Answers is the Oracle of `mancala serve`: solve, query and analyze are
-// package oracle's answers (the same objects as `solve --json`, `query
-// --json` and `analyze --json`), play is position.Game's, as `play --json`
-// gives them. It is
-// safe for concurrent use; the tablebases it opens are read-only and
-// shared by every request.
+// Answers is the Oracle of `mancala serve`: solve, query, play and analyze
+// are package oracle's answers (the same objects as `solve --json`,
+// `query --json`, `play --json` and `analyze --json`). It is safe for
+// concurrent use; the tablebases it opens are read-only and shared by
+// every request. Which tablebase serves a variant is the oracle's choice.
 type Answers struct {
 	o *oracle.Oracle
-	// A tablebase directory given explicitly (--tb) that holds no layers
-	// of a variant is an error to oracle, as it is to `solve --tb`; a
-	// server that plays every variant searches those variants instead,
-	// with fallback, an oracle without that directory.
-	fallback *oracle.Oracle
-	mu       sync.Mutex
-	noLayers map[string]bool // variants the tablebase directory lacks
 }
 
-// NewAnswers opens an oracle with cfg. Close it when done.
+// NewAnswers opens an oracle with cfg. A server plays every variant, so a
+// tablebase directory (cfg.TBDir) that lacks a variant's layers serves the
+// others and that variant is searched (oracle.Config.TBOptional). Close it
+// when done.
 func NewAnswers(cfg oracle.Config) (*Answers, error) {
+	cfg.TBOptional = true
 	o, err := oracle.Open(cfg)
 	if err != nil {
 		return nil, err
 	}
-	a := &Answers{o: o, fallback: o, noLayers: map[string]bool{}}
-	if cfg.TBDir != "" {
-		plain := cfg
-		plain.TBDir = ""
-		if a.fallback, err = oracle.Open(plain); err != nil {
-			o.Close()
-			return nil, err
-		}
-	}
-	return a, nil
+	return &Answers{o: o}, nil
 }
 
 // Close releases the tablebases opened.
-func (a *Answers) Close() error {
-	err := a.o.Close()
-	if a.fallback != a.o {
-		err = errors.Join(err, a.fallback.Close())
-	}
-	return err
-}
-
-// oracleFor returns the oracle that serves v: the one with the tablebase
-// directory, unless it lacks v's layers.
-func (a *Answers) oracleFor(v *position.Variant) *oracle.Oracle {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.noLayers[v.Name] {
-		return a.fallback
-	}
-	return a.o
-}
-
-// retryWithout reports whether err says the tablebase directory lacks v,
-// and then sends v's later calls to the fallback oracle.
-func (a *Answers) retryWithout(v *position.Variant, err error) bool {
-	if a.fallback == a.o || !errors.Is(err, oracle.ErrNoTablebase) {
-		return false
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.noLayers[v.Name] = true
-	return true
-}
-
-// solve is oracle.Solve by the oracle that serves s's variant.
-func (a *Answers) solve(ctx context.Context, s position.Setup, opts oracle.SolveOptions) (oracle.Answer, error) {
-	ans, err := a.oracleFor(s.Variant).Solve(ctx, s, opts)
-	if a.retryWithout(s.Variant, err) {
-		return a.fallback.Solve(ctx, s, opts)
-	}
-	return ans, err
-}
-
-// analyze is oracle.Analyze by the oracle that serves g's variant.
-func (a *Answers) analyze(ctx context.Context, g oracle.Game, opts oracle.AnalyzeOptions) (oracle.Analysis, error) {
-	an, err := a.oracleFor(g.Start.Variant).Analyze(ctx, g, opts)
-	if a.retryWithout(g.Start.Variant, err) {
-		return a.fallback.Analyze(ctx, g, opts)
-	}
-	return an, err
-}
+func (a *Answers) Close() error { return a.o.Close() }
 
 // Variants describes every variant position knows.
 func (a *Answers) Variants() []VariantInfo {
@@ -120,7 +59,7 @@ func (a *Answers) Solve(ctx context.Context, q SolveQuery) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.solve(ctx, s, oracle.SolveOptions{AllMoves: q.All, Time: q.Time})
+	return a.o.Solve(ctx, s, oracle.SolveOptions{AllMoves: q.All, Time: q.Time})
 }
 
 // Query answers from the tablebase on disk alone; a position it does not
@@ -138,59 +77,25 @@ func (a *Answers) Query(ctx context.Context, pos string) (any, error) {
 	return ans, err
 }
 
-// played is one move applied, as `play --json` writes it.
-type played struct {
-	Player   int         `json:"player"`
-	Move     oracle.Move `json:"move"`
-	Captured int         `json:"captured"`
-	Passed   bool        `json:"passed,omitempty"` // the next player had to pass
-}
-
-// playAnswer is `play --json`'s object (notation.md).
-type playAnswer struct {
-	Position   string             `json:"position"`
-	Passed     bool               `json:"passed,omitempty"` // the given position's player had to pass at once
-	Moves      []played           `json:"moves"`
-	GameOver   bool               `json:"game_over"`
-	FinalScore *[2]int            `json:"final_score,omitempty"`
-	End        position.EndReason `json:"end,omitempty"`
-}
-
+// Play is oracle.Play: the same object as `play --json`. A bad position,
+// move list or illegal move is a BadRequest.
 func (a *Answers) Play(ctx context.Context, pos, moves string) (any, error) {
-	g, done, err := playGame(pos, moves)
+	s, err := parseSetup(pos)
 	if err != nil {
 		return nil, err
 	}
-	res := playAnswer{Position: g.Setup.String(), Passed: g.StartPassed, Moves: done, GameOver: g.Over, End: g.End}
-	if g.Over {
-		res.FinalScore = &g.Final
+	texts, err := position.SplitMoves([]string{moves})
+	if strings.TrimSpace(moves) == "" { // no moves: the position itself
+		texts, err = nil, nil
+	}
+	if err != nil {
+		return nil, &BadRequest{Err: err}
+	}
+	res, err := oracle.Play(s, texts, false)
+	if err != nil {
+		return nil, &BadRequest{Err: err}
 	}
 	return res, nil
-}
-
-// playGame plays moves (notation.md) from pos with every end rule; a bad
-// position, move list or illegal move is a BadRequest.
-func playGame(pos, moves string) (*position.Game, []played, error) {
-	s, err := parseSetup(pos)
-	if err != nil {
-		return nil, nil, err
-	}
-	var pits []int
-	if strings.TrimSpace(moves) != "" { // no moves: the position itself
-		if pits, err = s.Variant.ParseMoves([]string{moves}); err != nil {
-			return nil, nil, &BadRequest{Err: err}
-		}
-	}
-	g := position.NewGame(s)
-	done := []played{}
-	for _, pit := range pits {
-		p, err := g.Play(pit)
-		if err != nil {
-			return nil, nil, &BadRequest{Err: err}
-		}
-		done = append(done, played{Player: p.Player, Move: oracle.Move(pit), Captured: p.Captured, Passed: p.Passed})
-	}
-	return g, done, nil
 }
 
 // Analyze reads the games (oracle.ParseGames: a bad record or an illegal
@@ -205,7 +110,7 @@ func (a *Answers) Analyze(ctx context.Context, q AnalyzeQuery) ([]any, error) {
 	}
 	out := []any{}
 	for _, g := range games {
-		an, err := a.analyze(ctx, g, oracle.AnalyzeOptions{Time: q.PlyTime})
+		an, err := a.o.Analyze(ctx, g, oracle.AnalyzeOptions{Time: q.PlyTime})
 		if ctx.Err() != nil {
 			return append(out, an), nil
 		}
@@ -217,19 +122,14 @@ func (a *Answers) Analyze(ctx context.Context, q AnalyzeQuery) ([]any, error) {
 	return out, nil
 }
 
-// Warm builds every variant's in-memory endgame tablebase now, one variant
-// after the other, so that no request waits for it (a request waits at
-// most half its time, then answers without it). It solves an 8-seed
-// endgame of each variant with a one-node search, which the oracle cannot
-// settle without the tablebase, and no time limit; it stops when ctx ends.
+// Warm readies every variant's tablebases now (oracle.Oracle.Warm), one
+// variant after the other, so that no request waits for an in-memory
+// build (a request waits at most half its time, then answers without it).
+// It stops when ctx ends.
 func (a *Answers) Warm(ctx context.Context) error {
 	for _, v := range position.Variants() {
-		row1, row2 := make([]int, v.Pits), make([]int, v.Pits)
-		copy(row1, []int{2, 1, 1})
-		copy(row2, []int{1, 1, 1, 1})
-		s := position.Setup{Variant: v, Position: position.FromRows(position.PackRow(row1), position.PackRow(row2), 1)}
-		if _, err := a.solve(ctx, s, oracle.SolveOptions{AllMoves: true, Nodes: 1}); err != nil || ctx.Err() != nil {
-			return errors.Join(err, ctx.Err())
+		if err := a.o.Warm(ctx, v); err != nil {
+			return err
 		}
 	}
 	return nil

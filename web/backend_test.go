@@ -56,7 +56,7 @@ func TestAnswersPlay(t *testing.T) {
 		t.Errorf("got %+v", got)
 	}
 	resp, body := do(t, h, "GET", "/api/play?position=awari&moves=3,3,3", "")
-	if resp.StatusCode != 400 || errorOf(t, body) != "move 3: pit 3 is empty" {
+	if resp.StatusCode != 400 || errorOf(t, body) != "move 3: pit 3 is empty (the 3rd move in the list)" {
 		t.Errorf("an illegal move: status %d, %s", resp.StatusCode, body)
 	}
 }

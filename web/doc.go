@@ -22,10 +22,11 @@
 //
 // The handlers call an Oracle, a small interface of this package (Solve,
 // Query, Play, Analyze, Variants returning JSON-ready values), so that they
-// can be tested over a fake. Answers is the real one, over package oracle:
-// the tablebase on disk opened read-only once and shared, the in-memory
-// endgame tablebases built once (Warm builds them at start), one solver a
-// variant.
+// can be tested over a fake. Answers is the real one, one oracle.Oracle,
+// which decides which tablebase serves each variant: the tablebase on disk
+// opened read-only once and shared (a variant it lacks is searched), the
+// in-memory endgame tablebases built once (Warm, oracle's, builds them at
+// start), one solver a variant. Nothing here but HTTP.
 //
 // # Safe to leave running
 //

@@ -175,14 +175,12 @@ function renderStatus(play, pos) {
   status.append(".");
 }
 
-// renderNote says when a player had to pass: at the start, or after the
-// last move (notation.md: play applies forced passes automatically).
+// renderNote says when a player had to pass: the line's last ply is a
+// forced pass (notation.md: play lists each one as a move of its own).
 function renderNote(play, pos) {
   const note = $("note");
   const last = play.moves && play.moves.length ? play.moves[play.moves.length - 1] : null;
-  let passer = 0;
-  if (last && (last.passed || last.move === "pass")) passer = last.move === "pass" && last.player ? last.player : 3 - pos.side;
-  else if (!last && play.passed) passer = 3 - pos.side;
+  const passer = last && last.move === "pass" ? last.player : 0;
   note.hidden = passer === 0 || play.game_over;
   note.textContent = passer ? `Player ${passer} has no legal move and passes; player ${pos.side} moves again.` : "";
 }

@@ -2,10 +2,8 @@ package tablebase
 
 import (
 	"bufio"
-	"fmt"
 	"math"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 )
@@ -85,87 +83,6 @@ func graphLayerBytes(base, size, edges, keeps, parts int64) int64 {
 	return base + 4*(size+1) + 4*edges + edges/8*min(keeps, 1) + max(2*parts*size, 8*size)
 }
 
-// unsowMemory returns layer n's memory by un-sowing: its own arrays, the
-// lower layers' share, and whether those are read from disk (then the
-// layer's values are not kept, and the cache gets what the budget leaves).
-func (b *builder) unsowMemory(n int) (own, lower int64, disk bool) {
-	size := b.ix.Size(n)
-	own = int64(math.Ceil(unsowBytes * float64(size)))
-	if lower, disk = b.lowerHeld(n, own+size); !disk || b.opts.LowerCacheBytes > 0 {
-		if !disk {
-			own += size
-		}
-		return own, lower, disk
-	}
-	return own, min(b.lowerSum(n), max(b.opts.MemBytes-own, minLowerCache)), true
-}
-
-// unsowLayerBytes is the memory of layer n by un-sowing.
-func (b *builder) unsowLayerBytes(n int) int64 {
-	own, lower, _ := b.unsowMemory(n)
-	return own + lower
-}
-
-// minLayerBytes is the least memory layer n needs: the layers below it
-// (in memory, or the least cache of them) and the iteration method's
-// arrays.
-func (b *builder) minLayerBytes(n int) int64 {
-	own := int64(math.Ceil(iterationBytes * float64(b.ix.Size(n))))
-	lower, _ := b.lowerHeld(n, own)
-	if b.s != nil {
-		lower = min(lower, b.lowerSum(n), minLowerCache)
-	}
-	return lower + own
-}
-
-// leastLayerBytes is the least memory any method allowed for layer n
-// needs: iteration's (minLayerBytes), or un-sowing's with the smallest
-// cache of lower layers where the variant un-sows.
-func (b *builder) leastLayerBytes(n int) int64 {
-	need := b.minLayerBytes(n)
-	if canUnsow(b.v) && (b.opts.Method == MethodAuto || b.opts.Method == MethodUnsow) {
-		own, lower, disk := b.unsowMemory(n)
-		if disk {
-			lower = min(lower, minLowerCache)
-		}
-		need = min(need, own+lower)
-	}
-	return need
-}
-
-// checkBudget fails, before any layer is built, when the budget is too
-// small for a layer from..MaxSeeds, naming the first such layer and the
-// bytes it needs.
-func (b *builder) checkBudget(from int) error {
-	for n := from; n <= b.opts.MaxSeeds; n++ {
-		if need := b.leastLayerBytes(n); need > b.opts.MemBytes {
-			return fmt.Errorf("layer %d: a memory budget of %d bytes is too small: this layer needs at least %d", n, b.opts.MemBytes, need)
-		}
-	}
-	return nil
-}
-
-// plan predicts layer n's method and memory, taking the moves a position
-// from the last layer built (3.3 for awari when nothing is known).
-func (b *builder) plan(n int, movesPerPosition float64) LayerPlan {
-	size := b.ix.Size(n)
-	p := LayerPlan{Seeds: n, Positions: size, Budget: b.opts.MemBytes, Method: "iteration", MemBytes: b.minLayerBytes(n)}
-	if b.useUnsow(n) {
-		p.Method, p.MemBytes = "unsow", b.unsowLayerBytes(n)
-		return p
-	}
-	if b.opts.Method == MethodIteration {
-		return p
-	}
-	edges := int64(movesPerPosition * float64(size))
-	graph := graphLayerBytes(p.MemBytes, size, edges, 0, int64(min(b.opts.Threads, maxParts)))
-	place, fits := b.placeGraph(graph, 4*edges, 4*(size+1))
-	if fits || b.opts.Method == MethodGraph || b.opts.Method == MethodSpill {
-		p.Method, p.MemBytes, p.DiskBytes = place.method(), place.ram, place.disk
-	}
-	return p
-}
-
 // EstimateSeconds estimates the seconds the layers of the given sizes
 // still take, from the layers built so far: the time a position grows
 // with the layer's size as a power (cache misses grow with the arrays),
@@ -212,22 +129,17 @@ func slope(xs, ys []float64) float64 {
 	return (n*sxy - sx*sy) / den
 }
 
-// boundHeap bounds the Go heap while layer n is built: the collector runs
-// when the heap has grown by a quarter over what is live (rather than
-// doubled, Go's default), and the runtime's soft memory limit is lowered to
-// the layer's plan plus an eighth (for the frontier lists) and 32 MiB,
-// when that is below the limit set already. It returns the function that
-// restores both. Without it the dead frontiers of the propagation make the
-// peak RSS about double the plan. (Badger's memory-mapped files come on
-// top in the RSS: about the size of the tablebase, reclaimable page cache.)
-func (b *builder) boundHeap(planned int64) func() {
-	prevPercent := debug.SetGCPercent(25)
-	prev := debug.SetMemoryLimit(-1)
-	if limit := planned + planned/8 + 32<<20; limit < prev {
-		debug.SetMemoryLimit(limit)
+// graphPlacement is where a layer's graph goes and what that costs.
+type graphPlacement struct {
+	spill int   // spillNone, spillFrom or spillBoth
+	ram   int64 // the layer's memory in bytes, with the spilled arrays taken out
+	disk  int64 // bytes of the temporary file (0 for spillNone)
+}
+
+// method names the graph method of a placement: "graph" or methodSpilled.
+func (p graphPlacement) method() string {
+	if p.spill == spillNone {
+		return "graph"
 	}
-	return func() {
-		debug.SetMemoryLimit(prev)
-		debug.SetGCPercent(prevPercent)
-	}
+	return methodSpilled
 }

@@ -2,7 +2,9 @@
 
 package tablebase
 
-import "errors"
+import (
+	"errors"
+)
 
 // spillSupported reports whether mapSpill can back arrays with a file:
 // not here, so the graph method stays in memory and a layer whose graph

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -350,6 +351,65 @@ func umaskMode(dir string) (os.FileMode, error) {
 	return st.Mode().Perm(), nil
 }
 
-// MaxLayerPositions bounds the positions of one layer that Build indexes
-// (ranks are 32-bit); a layer this large cannot be built.
-const MaxLayerPositions = 1 << 32
+// DefaultDir returns the default tablebase directory:
+// $XDG_DATA_HOME/mancala, else ~/.local/share/mancala (the user data
+// directory), or "" when neither XDG_DATA_HOME (absolute) nor a home
+// directory is known.
+func DefaultDir() string {
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "mancala")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".local", "share", "mancala")
+}
+
+// ErrInUse is returned (wrapped, with the directory) when another build
+// of the same variant holds the tablebase. Readers never conflict: they
+// read complete layers only, which no build writes.
+var ErrInUse = errors.New("in use by another process")
+
+// ErrNoTablebase is returned (wrapped) by OpenProber, Stats and Verify when
+// the directory is missing or empty.
+var ErrNoTablebase = errors.New("no tablebase")
+
+// LayerInfo is a layer's metadata, stored as JSON in its layer.json.
+type LayerInfo struct {
+	Variant      string    `json:"variant"`
+	RulesVersion int       `json:"rules_version"`
+	Seeds        int       `json:"seeds"`
+	Positions    int64     `json:"positions"`
+	BlockSize    int       `json:"block_size"`
+	Blocks       int       `json:"blocks"`
+	Checksum     uint64    `json:"xxhash64"`     // xxHash64 of the layer's values as bytes
+	StoredBytes  int64     `json:"stored_bytes"` // compressed size of its blocks
+	InnerMoves   int64     `json:"inner_moves"`  // moves that stay in the layer (graph edges)
+	Method       string    `json:"method"`       // "unsow", "graph", "graph-spilled" or "iteration" (see doc.go)
+	Seconds      float64   `json:"seconds"`      // wall time to build the layer
+	BuiltAt      time.Time `json:"built_at"`
+	ToolVersion  string    `json:"tool_version"`
+	// Format is the stored format (distance.go); 0 for layers written
+	// before it was recorded.
+	Format           int    `json:"format,omitempty"`
+	DistanceChecksum uint64 `json:"distance_xxhash64,omitempty"` // of the distances as little-endian uint16s
+	DistanceBytes    int64  `json:"distance_bytes,omitempty"`    // compressed size of the distance blocks
+	MaxDistance      int    `json:"max_distance,omitempty"`      // the longest distance in the layer, plies
+	Rounds           int    `json:"rounds,omitempty"`            // propagation rounds (distance levels over all thresholds)
+}
+
+// ErrFormat is wrapped by the error for a layer stored in a format this
+// program does not read (an older build without distances).
+var ErrFormat = errors.New("stored in an older format")
+
+// checkFormat reports the first layer of infos not stored in Format.
+func checkFormat(dir string, v *position.Variant, infos []LayerInfo) error {
+	for _, info := range infos {
+		if info.Format != Format {
+			return fmt.Errorf("tablebase %s: %s layer %d is %w (values without distances; this program reads format %d): run `mancala build %s --max-seeds %d --tb %s` to rebuild it in place",
+				dir, v.Name, info.Seeds, ErrFormat, Format, v.Name, infos[len(infos)-1].Seeds, dir)
+		}
+	}
+	return nil
+}

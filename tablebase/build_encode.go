@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 
 	"github.com/cespare/xxhash/v2"
+	"golang.org/x/sync/errgroup"
 )
 
 // encodedLayer is a solved layer ready to store.
@@ -17,19 +18,18 @@ type encodedLayer struct {
 }
 
 // encodeLayer compresses a solved layer's values and distances into blocks
-// and computes their checksums. From a propagation state it converts one
-// block at a time, so that a large layer is never held as state, values
-// and distances at once (the values alone are kept when the layers above
-// read them from memory).
-func (b *builder) encodeLayer(ctx context.Context, res solved) (encodedLayer, error) {
+// with c on threads workers, and computes their checksums. From a
+// propagation state it converts one block at a time, so that a large layer
+// is never held as state, values and distances at once (the values alone
+// are kept, when keepValues says the layers above read them from memory).
+func encodeLayer(ctx context.Context, c codec, threads int, res solved, keepValues bool) (encodedLayer, error) {
 	var e encodedLayer
 	var err error
-	threads := b.opts.Threads
 	if res.state == nil {
-		if e.blocks, e.stored, err = encodeBlocks(ctx, threads, res.values, b.s.encodeBlock); err != nil {
+		if e.blocks, e.stored, err = encodeBlocks(ctx, threads, res.values, c.encodeValues); err != nil {
 			return e, err
 		}
-		if e.distBlocks, e.distStored, err = encodeBlocks(ctx, threads, res.dist, b.s.encodeDistanceBlock); err != nil {
+		if e.distBlocks, e.distStored, err = encodeBlocks(ctx, threads, res.dist, c.encodeDistances); err != nil {
 			return e, err
 		}
 		e.checksum, e.distChecksum, e.maxDistance = xxhash.Sum64(int8Bytes(res.values)), distanceChecksum(res.dist), maxOf(res.dist)
@@ -37,16 +37,16 @@ func (b *builder) encodeLayer(ctx context.Context, res solved) (encodedLayer, er
 		return e, nil
 	}
 	st := res.state
-	encodeValues := func(chunk []uint32) []byte { return b.s.encodeBlock(stateValues(chunk)) }
+	encodeValues := func(chunk []uint32) []byte { return c.encodeValues(stateValues(chunk)) }
 	if e.blocks, e.stored, err = encodeBlocks(ctx, threads, st, encodeValues); err != nil {
 		return e, err
 	}
-	encodeDist := func(chunk []uint32) []byte { return b.s.encodeDistanceBlock(stateDistances(chunk)) }
+	encodeDist := func(chunk []uint32) []byte { return c.encodeDistances(stateDistances(chunk)) }
 	if e.distBlocks, e.distStored, err = encodeBlocks(ctx, threads, st, encodeDist); err != nil {
 		return e, err
 	}
 	e.checksum, e.distChecksum, e.maxDistance = stateSums(st)
-	if !b.lowerDropped {
+	if keepValues {
 		e.values = stateValues(st)
 	}
 	return e, nil
@@ -88,4 +88,56 @@ func stateSums(state []uint32) (values, dist uint64, longest int) {
 		hd.Write(db[:2*len(chunk)])
 	}
 	return hv.Sum64(), hd.Sum64(), longest
+}
+
+// maxOf returns the largest distance, 0 for none.
+func maxOf(dist []uint16) int {
+	m := uint16(0)
+	for _, d := range dist {
+		m = max(m, d)
+	}
+	return int(m)
+}
+
+// encodeBlocks compresses a layer's values (or distances) into blocks of
+// BlockSize, in parallel on threads workers, and returns them with their
+// total size.
+func encodeBlocks[T any](ctx context.Context, threads int, values []T, encode func([]T) []byte) ([][]byte, int64, error) {
+	blocks := make([][]byte, (int64(len(values))+BlockSize-1)/BlockSize)
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(threads)
+	for i := range blocks {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			blocks[i] = encode(values[i*BlockSize : min((i+1)*BlockSize, len(values))])
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, 0, err
+	}
+	stored := int64(0)
+	for _, blk := range blocks {
+		stored += int64(len(blk))
+	}
+	return blocks, stored, nil
+}
+
+// solved is one layer's result.
+type solved struct {
+	values []int8
+	dist   []uint16
+	state  []uint32 // instead of values and dist, from propagation (stateArrays)
+	method string
+	rounds int
+}
+
+// arrays makes sure r holds values and distances, converting its state.
+func (r *solved) arrays() {
+	if r.state != nil {
+		r.values, r.dist = stateArrays(r.state)
+		r.state = nil
+	}
 }

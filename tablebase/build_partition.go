@@ -71,6 +71,17 @@ func (pp *partitioned) bounds(t int) (int64, int64) {
 	return min(int64(t)*pp.partSize, pp.s.size), min(int64(t+1)*pp.partSize, pp.s.size)
 }
 
+// propagateLayer resolves the layer on its predecessor graph (nil: by
+// un-sowing): with the state shared by the threads (propagate), or split
+// into s.partitions rank ranges exchanging batches in memory when that is
+// above 1.
+func (s *layerSolver) propagateLayer(ctx context.Context, g *graph) ([]uint32, error) {
+	if s.partitions > 1 {
+		return s.propagateParts(ctx, g, s.partitions, localExchange{})
+	}
+	return s.propagate(ctx, g)
+}
+
 // propagateParts is propagate with the layer split into parts owned
 // ranges (see above).
 func (s *layerSolver) propagateParts(ctx context.Context, g *graph, parts int, ex Exchange) ([]uint32, error) {

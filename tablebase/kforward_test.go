@@ -1,0 +1,127 @@
+package tablebase
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/mancala-solver/mancala/internal/testsize"
+	"github.com/mancala-solver/mancala/position"
+)
+
+// memoryLayers builds v's layers 0..maxSeeds in memory with method on
+// threads workers and returns each layer's values and distances.
+func memoryLayers(t *testing.T, v *position.Variant, maxSeeds int, method Method, threads int) ([][]int8, [][]uint16) {
+	t.Helper()
+	b := &builder{v: v, ix: NewIndex(v.Pits), opts: withDefaults(BuildOptions{MaxSeeds: maxSeeds, Threads: threads, Method: method})}
+	for n := 0; n <= maxSeeds; n++ {
+		res, err := b.solve(context.Background(), n, b.ix.Size(n))
+		if err != nil {
+			t.Fatalf("%s layer %d: %v", v.Name, n, err)
+		}
+		if want := map[Method]string{MethodForward: "forward", MethodGraph: "graph"}[method]; res.method != want {
+			t.Fatalf("%s layer %d: solved by %q, want %q", v.Name, n, res.method, want)
+		}
+		res.arrays()
+		b.lower = append(b.lower, res.values)
+		b.dists = append(b.dists, res.dist)
+	}
+	return b.lower, b.dists
+}
+
+// TestForwardMatchesGraph: for kalah of 1 to 6 pits, the forward pass
+// (children first, kforward.go) gives every position of every layer the
+// value and distance that threshold propagation on the predecessor graph
+// gives (two independent methods), on one thread and on two.
+func TestForwardMatchesGraph(t *testing.T) {
+	seeds := map[int]int{1: 12, 2: 12, 3: 11, 4: 9, 5: 8, 6: 7}
+	if testsize.Short() {
+		seeds = map[int]int{1: 8, 2: 8, 3: 8, 4: 7, 5: 6, 6: 5}
+	}
+	for pits := 1; pits <= position.KalahMaxPits; pits++ {
+		v := position.Kalah(pits, 4)
+		t.Run(v.Name, func(t *testing.T) {
+			wantV, wantD := memoryLayers(t, v, seeds[pits], MethodGraph, 2)
+			for _, threads := range []int{1, 2} {
+				gotV, gotD := memoryLayers(t, v, seeds[pits], MethodForward, threads)
+				compareLayers(t, v, fmt.Sprintf("%d threads", threads), gotV, gotD, wantV, wantD)
+			}
+		})
+	}
+}
+
+// compareLayers reports the first position of each layer whose value or
+// distance differs.
+func compareLayers(t *testing.T, v *position.Variant, what string, gotV [][]int8, gotD [][]uint16, wantV [][]int8, wantD [][]uint16) {
+	t.Helper()
+	ix := NewIndex(v.Pits)
+	for n := range wantV {
+		for r := range wantV[n] {
+			if gotV[n][r] != wantV[n][r] || gotD[n][r] != wantD[n][r] {
+				p := ix.Unrank(n, uint64(r))
+				t.Errorf("%s, %s layer %d, %s: forward value %d distance %d, graph %d distance %d", v.Name, what, n,
+					position.Format(v, p), gotV[n][r], gotD[n][r], wantV[n][r], wantD[n][r])
+				break
+			}
+		}
+	}
+}
+
+// TestRowTableCoversLayer: the forward pass's enumeration by measure
+// visits every rank of a layer exactly once, the rank of each pair of
+// rows (own part plus opponent part) is Index.Rank of that position, and
+// the measure of each block is the rows' weights' sum.
+func TestRowTableCoversLayer(t *testing.T) {
+	for pits := 1; pits <= position.MaxPits; pits++ {
+		ix := NewIndex(pits)
+		for _, n := range []int{0, 1, 2, 5, 9} {
+			tab := newRowTable(ix, n)
+			seen := make([]bool, ix.Size(n))
+			var jobs []forwardJob
+			for m := (pits - 1) * n; m >= 0; m-- {
+				jobs = tab.jobs(n, m, jobs)
+				for _, j := range jobs {
+					for a := j.ownLo; a < j.ownHi; a++ {
+						for b := j.oppLo; b < j.oppHi; b++ {
+							p := position.Position{Own: tab.rows[a], Opp: tab.rows[b]}
+							r := tab.own[a] + tab.opp[b]
+							if want := ix.Rank(p); r != want || p.Seeds() != n || weight(p, pits) != m {
+								t.Fatalf("pits %d layer %d measure %d: rows %x %x: rank %d, Rank %d, seeds %d, weight %d",
+									pits, n, m, p.Own, p.Opp, r, want, p.Seeds(), weight(p, pits))
+							}
+							if seen[r] {
+								t.Fatalf("pits %d layer %d: rank %d visited twice", pits, n, r)
+							}
+							seen[r] = true
+						}
+					}
+				}
+			}
+			for r, ok := range seen {
+				if !ok {
+					t.Fatalf("pits %d layer %d: rank %d never visited", pits, n, r)
+				}
+			}
+		}
+	}
+}
+
+// weight is the forward pass's measure, written out: the sum over both
+// rows of each pit's seeds times its place (0 for pit 1).
+func weight(p position.Position, pits int) int {
+	w := 0
+	for i := 0; i < pits; i++ {
+		w += i * (position.Pit(p.Own, i) + position.Pit(p.Opp, i))
+	}
+	return w
+}
+
+// TestForwardRefusesRepetition: a variant whose positions can recur is
+// refused by the forward pass rather than solved wrongly.
+func TestForwardRefusesRepetition(t *testing.T) {
+	v := lookup(t, "awari")
+	_, err := Build(context.Background(), t.TempDir(), v, BuildOptions{MaxSeeds: 3, Method: MethodForward})
+	if err == nil {
+		t.Fatal("awari built by the forward pass")
+	}
+}
