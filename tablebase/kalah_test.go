@@ -88,15 +88,8 @@ func TestKalahTablebase(t *testing.T) {
 // position reached from Kalah(3,3)'s start with at most the layers' seeds
 // with plain minimax's value.
 func TestKalahSizesShareTablebase(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := Build(context.Background(), dir, position.Kalah(3, 2), BuildOptions{MaxSeeds: 6}); err != nil {
-		t.Fatal(err)
-	}
 	v := position.Kalah(3, 3)
-	stats, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, stats := buildTwice(t, position.Kalah(3, 2), 6, v, 8)
 	if stats.Resumed != 7 || len(stats.Layers) != 2 {
 		t.Errorf("Kalah(3,3) after Kalah(3,2): resumed %d layers and built %d, want 7 and 2", stats.Resumed, len(stats.Layers))
 	}
@@ -132,21 +125,31 @@ func TestKalahSizesShareTablebase(t *testing.T) {
 	}
 }
 
-// TestKalahRuleSetsKeepTheirOwnTablebase: the two capture rules never
-// share a tablebase (TestVariantOf checks the mapping): a Kalah(3,3) build under the standard rule in a
-// directory holding the empty-capture layers of Kalah(3,2) resumes none of
-// them, and its prober answers with the standard rule's minimax values
-// (which differ from the empty-capture ones on some position probed).
-func TestKalahRuleSetsKeepTheirOwnTablebase(t *testing.T) {
+// buildTwice builds first's layers 0..firstSeeds, then second's
+// 0..secondSeeds, into one new directory, and returns the directory and
+// the second build's stats.
+func buildTwice(t *testing.T, first *position.Variant, firstSeeds int, second *position.Variant, secondSeeds int) (string, BuildStats) {
+	t.Helper()
 	dir := t.TempDir()
-	if _, err := Build(context.Background(), dir, position.Kalah(3, 2), BuildOptions{MaxSeeds: 8}); err != nil {
+	if _, err := Build(context.Background(), dir, first, BuildOptions{MaxSeeds: firstSeeds}); err != nil {
 		t.Fatal(err)
 	}
-	std := position.KalahStd(3, 3)
-	stats, err := Build(context.Background(), dir, std, BuildOptions{MaxSeeds: 8})
+	stats, err := Build(context.Background(), dir, second, BuildOptions{MaxSeeds: secondSeeds})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir, stats
+}
+
+// TestKalahRuleSetsKeepTheirOwnTablebase: the two capture rules never
+// share a tablebase (TestVariantOf checks the mapping): a Kalah(3,3)
+// build under the standard rule in a directory holding the empty-capture
+// layers of Kalah(3,2) resumes none of them, and its prober answers with
+// the standard rule's minimax values (which differ from the empty-capture
+// ones on some position probed).
+func TestKalahRuleSetsKeepTheirOwnTablebase(t *testing.T) {
+	std := position.KalahStd(3, 3)
+	dir, stats := buildTwice(t, position.Kalah(3, 2), 8, std, 8)
 	if stats.Resumed != 0 || len(stats.Layers) != 9 {
 		t.Errorf("kalah-std-3x3 after kalah-3x2: resumed %d layers and built %d, want 0 and 9", stats.Resumed, len(stats.Layers))
 	}
