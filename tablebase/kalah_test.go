@@ -178,3 +178,17 @@ func TestKalahRuleSetsKeepTheirOwnTablebase(t *testing.T) {
 		t.Error("no position of 0..8 seeds has different values under the two rules")
 	}
 }
+
+// TestForwardMatchesGraphStandardRule: under the standard capture rule,
+// too, the forward pass gives every position the value and distance of
+// the predecessor graph's propagation (TestForwardMatchesGraph does the
+// empty-capture sizes), for 2, 4 and 6 pits.
+func TestForwardMatchesGraphStandardRule(t *testing.T) {
+	seeds := map[int]int{2: testsize.Pick(8, 12, 12), 4: testsize.Pick(6, 9, 9), 6: testsize.Pick(5, 7, 7)}
+	for _, pits := range []int{2, 4, 6} {
+		v := position.KalahStd(pits, 4)
+		wantV, wantD := memoryLayers(t, v, seeds[pits], MethodGraph, 2)
+		gotV, gotD := memoryLayers(t, v, seeds[pits], MethodForward, 2)
+		compareLayers(t, v, "standard rule", gotV, gotD, wantV, wantD)
+	}
+}
