@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
@@ -171,4 +172,97 @@ func TestBuildInterrupt(t *testing.T) {
 	if code != 130 || !strings.Contains(stderr, "run the same command to resume") {
 		t.Errorf("exit status %d, want 130; stderr:\n%s", code, stderr)
 	}
+}
+
+// serve under the one signal rule: SIGTERM or SIGINT during a search makes
+// the search answer with what it has (status 200, an estimate), then the
+// server stops gracefully and exits 143 or 130. The search is known to be
+// in flight, without timing, because with one search slot a second
+// search (an instant one when it gets the slot) is refused (503) while it
+// runs.
+func TestServeSignalAnswersSearchInFlight(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(signalName(sig), func(t *testing.T) { testServeSignal(t, sig) })
+	}
+}
+
+func testServeSignal(t *testing.T, sig syscall.Signal) {
+	cmd := exec.Command(os.Args[0], "serve", "--addr", "127.0.0.1:0", "--time", "2m", "--searches", "1", "--threads", "1", "--hash", "16")
+	cmd.Env = append(os.Environ(), runMainEnv+"=1", "XDG_DATA_HOME="+t.TempDir())
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	addr, ok := strings.CutPrefix(line, "serving on http://")
+	addr, _, found := strings.Cut(addr, "/ ")
+	if err != nil || !ok || !found {
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	base := "http://" + addr
+
+	// The awari start is not proven in 2 minutes: the search runs until
+	// the signal stops it.
+	type reply struct {
+		status int
+		body   string
+		err    error
+	}
+	replies := make(chan reply, 1)
+	go func() {
+		resp, err := http.Get(base + "/api/solve?position=awari")
+		if err != nil {
+			replies <- reply{err: err}
+			return
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		replies <- reply{resp.StatusCode, string(body), err}
+	}()
+	for {
+		// An analysis of a game without moves takes a search slot and
+		// none of its time.
+		resp, err := http.Post(base+"/api/analyze", "text/plain", strings.NewReader("awari\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusServiceUnavailable {
+			break // the search holds the only slot
+		}
+		select {
+		case r := <-replies:
+			t.Fatalf("the search answered before the signal: %d %q %v", r.status, r.body, r.err)
+		default:
+		}
+	}
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	r := <-replies
+	if r.err != nil || r.status != http.StatusOK || !strings.Contains(r.body, `"value"`) || !strings.Contains(r.body, `"exact":false`) {
+		t.Errorf("search in flight: status %d, %v, body %q; want 200 with an estimate", r.status, r.err, r.body)
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	want := 128 + int(sig)
+	if code := cmd.ProcessState.ExitCode(); code != want || !strings.Contains(stderr.String(), "serve: stopped") {
+		t.Errorf("exit status %d, want %d; stderr:\n%s", code, want, stderr.String())
+	}
+}
+
+func signalName(s syscall.Signal) string {
+	if s == syscall.SIGINT {
+		return "SIGINT"
+	}
+	return "SIGTERM"
 }

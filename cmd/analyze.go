@@ -32,7 +32,8 @@ takes them, or a FILE (or - for stdin) of games, one a line ("#" starts a
 comment), and values every ply: the position before it, the move played, the
 position's value and the played move's value (from the mover, in seeds, with
 the game's history: a repetition ends the game), the loss (their difference,
-never negative), whether both values are exact, the best moves, and a class:
+never negative), whether both values are exact, the best moves (",?" after
+them when the search proved the value but not every move), and a class:
 
   best        loss 0
   inaccuracy  loss %d to %d seeds
@@ -45,7 +46,9 @@ accuracy: the mean over the player's moves (forced passes left out) of
 seeds 25.
 
 Text output is a table of the plies, a value graph (player 1's projected
-final margin by ply: captures so far plus the value) and the summaries; --json prints docs/notation.md's analysis object, one a line
+final margin by ply: captures so far plus the value) and the summaries: how
+many plies are proven and how many estimates (those vary from run to run
+with the time each ply gets), then each player's; --json prints docs/notation.md's analysis object, one a line
 (JSON Lines) when the games come from a file or stdin. Each ply is answered
 within --time (exactly when the tablebase holds it or the search proves it).
 A progress bar goes to stderr on a terminal; Ctrl-C prints the plies done so
@@ -90,7 +93,7 @@ func runAnalyze(ctx context.Context, in io.Reader, out, errOut io.Writer, args [
 		an, err := o.Analyze(ctx, g, oracle.AnalyzeOptions{Time: opts.time, Nodes: opts.nodes, Progress: bar.step})
 		bar.clear()
 		if err != nil && ctx.Err() == nil {
-			return gameError(g, err)
+			return gameError(g, tablebaseHint(err, g.Start.Variant, -1, opts.tb, ""))
 		}
 		if perr := printAnalysis(out, an, opts.json, fromFile, i); perr != nil {
 			return perr
@@ -165,6 +168,7 @@ func printAnalysis(out io.Writer, an oracle.Analysis, asJSON, lines bool, index 
 	fmt.Fprintln(out)
 	fmt.Fprint(out, valueGraph(an.Plies, 100, 6))
 	fmt.Fprintln(out)
+	fmt.Fprintf(out, "%s: %d proven, %s (~)\n", plural(len(an.Plies), "ply"), an.ExactPlies, plural(an.EstimatedPlies, "estimate"))
 	for _, p := range an.Players {
 		fmt.Fprintf(out, "player %d: loss %s, accuracy %.1f%%, %d best, %s, %s, %s\n",
 			p.Player, plural(p.Loss, "seed"), p.Accuracy, p.Best, plural(p.Inaccuracy, "inaccuracy"),
@@ -181,7 +185,9 @@ func printAnalysis(out io.Writer, an oracle.Analysis, asJSON, lines bool, index 
 	return nil
 }
 
-// printPlyTable prints one row a ply; "~" marks values that are estimates.
+// printPlyTable prints one row a ply; "~" marks values that are
+// estimates, ",?" a proven ply's best moves when the search did not prove
+// every move (best_moves_complete false).
 func printPlyTable(out io.Writer, plies []oracle.PlyAnalysis) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "ply\tplayer\tmove\tvalue\tplayed\tloss\tclass\tbest\t")
@@ -190,11 +196,15 @@ func printPlyTable(out io.Writer, plies []oracle.PlyAnalysis) {
 		if !p.Exact {
 			mark = "~"
 		}
+		best := moveList(p.BestMoves)
+		if p.Exact && !p.BestMovesComplete {
+			best += ",?"
+		}
 		fmt.Fprintf(tw, "%d\t%d\t%v\t%s%+d\t%s%+d\t%d\t%s\t%s\t\n", p.Ply, p.Player, p.Move, mark, p.Value,
-			mark, p.MoveValue, p.Loss, p.Class, moveList(p.BestMoves))
+			mark, p.MoveValue, p.Loss, p.Class, best)
 	}
 	tw.Flush()
-	fmt.Fprintln(out, "(values from the mover, in seeds; ~ an estimate)")
+	fmt.Fprintln(out, "(values from the mover, in seeds; ~ an estimate; ,? best moves proven so far, others may be as good)")
 }
 
 // valueGraph draws, by ply, player 1's projected final margin: the seeds

@@ -15,13 +15,15 @@
 //     stdin, blank lines and # comments skipped, every line parsed before
 //     any work starts, errors naming the line ("stdin line 3: ..."), an
 //     empty stdin an error that says so. readLines(in, comments, what) is
-//     the same for other kinds of line (games), with lines up to 1 MiB.
+//     the same for other kinds of line (games); every line reader goes
+//     through internal/lines (lines.Each: up to 1 MiB a line).
 //     Answers to "-" are JSON Lines under --json (writeJSONLine).
 //   - Moves: position.SplitMoves and Variant.ParseMove / ParseMoves read a
 //     move list (errors name the move's place in the list); play.go shows
 //     how a command words oracle.Play's *MoveError, adding the legal moves
-//     (legalMovesNote), and negativeMoveError makes "-1" a bad move rather
-//     than an unknown flag (set it with SetFlagErrorFunc).
+//     (legalMovesNote), and negativeMoves (moves.go) makes "-1" a bad move
+//     rather than an unknown flag for play and analyze (set it with
+//     SetFlagErrorFunc).
 //   - Signals (signals.go): Execute runs every command under a context
 //     that SIGINT and SIGTERM cancel with an *Interrupted cause. A command
 //     that watches c.Context() is wrapped in stopsCleanly(...): it prints
@@ -29,7 +31,9 @@
 //     none) into exit status 130 (SIGINT) or 143 (SIGTERM). Other commands
 //     are ended at once with that status. A command keeps its own message
 //     ("interrupted: layers 0..9 are stored ...") unless it only says that
-//     a context was cancelled.
+//     a context was cancelled. No command installs a handler of its own:
+//     serve stops cleanly too, its server shutting down gracefully when
+//     c.Context() ends.
 //   - Errors: return an error and Execute prints it as one line on stderr
 //     with status 1; ExitError carries another status (query's 3).
 //   - Completion (complete.go): the first argument of every command whose

@@ -108,6 +108,9 @@ func printQuery(out io.Writer, setup position.Setup, a oracle.Answer) error {
 	}
 	fmt.Fprintf(out, "value %+d for player %d, exact (%s; tablebase up to %d)\n",
 		a.Value, a.Player, plural(setup.Position.Seeds(), "seed"), a.TablebaseSeeds)
+	if line := distanceLine(a); line != "" {
+		fmt.Fprintln(out, line)
+	}
 	fmt.Fprintf(out, "best:")
 	for _, m := range a.BestMoves {
 		fmt.Fprintf(out, " %v", m)
@@ -124,4 +127,16 @@ func printQuery(out io.Writer, setup position.Setup, a oracle.Answer) error {
 	}
 	fmt.Fprintf(out, "pv: %s%s\n", moveList(a.PV), pvNote(a))
 	return nil
+}
+
+// distanceLine is the tablebase's distance of a (Answer.Distance), in
+// words, or "" when it has none.
+func distanceLine(a oracle.Answer) string {
+	switch {
+	case a.Distance == nil:
+		return ""
+	case a.Value == 0:
+		return "distance: none (a value of 0 has no capture or end to reach)"
+	}
+	return fmt.Sprintf("distance: %s to the capture or game end that realises the value", plural(*a.Distance, "ply"))
 }

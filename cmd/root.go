@@ -25,6 +25,7 @@ var commands = []func() *cobra.Command{
 	newStatsCmd,
 	newBenchCmd,
 	newServeCmd,
+	newEngineCmd,
 }
 
 // NewRootCmd builds the `mancala` command tree.

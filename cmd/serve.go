@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os"
-	"os/signal"
 	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,7 +24,7 @@ type serveOptions struct {
 
 func newServeCmd() *cobra.Command {
 	opts := &serveOptions{}
-	c := &cobra.Command{
+	c := stopsCleanly(&cobra.Command{
 		Use:   "serve [--addr HOST:PORT] [--tb DIR] [--time D] [--threads N]",
 		Short: "Serve the board and analysis pages and a JSON API on the web",
 		Long: `serve runs a web server with two pages and a JSON API:
@@ -45,14 +42,18 @@ Everything the pages need is inside the binary, so it works offline. It
 listens on the loopback address unless --addr says otherwise, and then
 answers only requests for localhost. Each request works at most --time
 (capped at 2m); at most --searches searches run at once, others wait up to
-3 s and then get status 503. Ctrl-C or SIGTERM stops it gracefully.`,
+3 s and then get status 503. Look-ups the tablebase answers at once (query,
+and solve of a position it holds) do not wait for a search slot. At most 256 connections stay open: one more
+closes the connection idle longest. Ctrl-C or SIGTERM stops it gracefully: it
+stops accepting, the searches in flight answer with what they have, and the
+exit status is 130 or 143, as for every command.`,
 		Example: `  mancala serve
   mancala serve --addr 127.0.0.1:9000 --time 10s --tb ~/tb`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runServe(c.Context(), c, opts)
 		},
-	}
+	})
 	f := c.Flags()
 	f.StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on (HOST:PORT)")
 	f.StringVar(&opts.tb, "tb", "", "tablebase directory, opened read-only (default: the default directory, if present)")
@@ -87,8 +88,8 @@ func runServe(ctx context.Context, c *cobra.Command, opts *serveOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// ctx is the command's: SIGINT and SIGTERM cancel it (signals.go), and
+	// the server then shuts down gracefully.
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return fmt.Errorf("--addr %s: %w", opts.addr, err)

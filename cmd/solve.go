@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mancala-solver/mancala/oracle"
+	"github.com/mancala-solver/mancala/position"
 	"github.com/mancala-solver/mancala/solver"
 )
 
@@ -47,7 +48,10 @@ whole-line or trailing, skipped), and answers each (one JSON line each with
 
 A tablebase is used from --tb DIR, or else from the default directory when one
 is there; for endgames beyond it a small one is built in memory, once, and its
-build counts in --time.
+build counts in --time. When a search stops short of a proof and no tablebase on
+disk serves the variant, a note on stderr says how to get a proof where the
+tablebase that brings one is known (kalah, kalah-6x5): the build command, what
+the build and the proof took (README "Kalah").
 
 --progress prints a line on stderr for each deeper iteration of the search:
 its depth, its value (an estimate until the proven bounds meet), the proven
@@ -86,6 +90,7 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 		return err
 	}
 	defer o.Close()
+	hinted := map[*position.Variant]bool{} // the variants whose proof note is out
 	for i, input := range inputs {
 		so := oracle.SolveOptions{AllMoves: opts.all, Time: opts.time, Nodes: opts.nodes, Depth: opts.depth}
 		if opts.progress {
@@ -98,6 +103,9 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 		if err := printSolve(out, a, opts.json, arg == "-", i > 0); err != nil {
 			return err
 		}
+		if !a.Exact && a.Source == oracle.SourceSearch && !opts.noTB && !hinted[input.Setup.Variant] {
+			hinted[input.Setup.Variant] = noteProof(errOut, o, input.Setup, opts.tb)
+		}
 		if ctx.Err() != nil && i+1 < len(inputs) {
 			return fmt.Errorf("interrupted after %d of %s", i+1, plural(len(inputs), "position"))
 		}
@@ -105,10 +113,25 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 	return nil
 }
 
+// noteProof says on errOut how to get a proof of s, which the search left
+// an estimate, when no tablebase on disk serves its variant and one is
+// known to bring a proof (proofHint), and reports whether it did.
+func noteProof(errOut io.Writer, o *oracle.Oracle, s position.Setup, flag string) bool {
+	_, err := o.DiskTablebase(s.Variant)
+	if err == nil {
+		return false
+	}
+	hint, ok := proofHint(err, s.Variant, flag)
+	if ok {
+		fmt.Fprintf(errOut, "note: %s: %s\n", s.String(), hint)
+	}
+	return ok
+}
+
 // printProgress is one --progress line: an iteration of the search.
 func printProgress(errOut io.Writer, p solver.Progress) {
-	fmt.Fprintf(errOut, "depth %d: %+d (proven %+d..%+d), best move %v, %d nodes, %.1f s\n",
-		p.Depth, p.Value, p.Lower, p.Upper, oracle.Move(p.BestMove), p.Nodes, p.Elapsed.Seconds())
+	fmt.Fprintf(errOut, "depth %d: %+d (proven %+d..%+d), best move %v, %s, %.1f s\n",
+		p.Depth, p.Value, p.Lower, p.Upper, oracle.Move(p.BestMove), plural(int64(p.Nodes), "node"), p.Elapsed.Seconds())
 }
 
 func checkSolveOptions(opts *solveOptions) error {
@@ -143,6 +166,9 @@ func printSolveText(out io.Writer, a oracle.Answer) error {
 	}
 	fmt.Fprintf(out, "value: %+d for player %d (%s)\n", a.Value, a.Player, exactness(a))
 	fmt.Fprintf(out, "best moves: %s\n", moveList(a.BestMoves))
+	if line := distanceLine(a); line != "" {
+		fmt.Fprintln(out, line)
+	}
 	if len(a.Moves) > 1 || len(a.Moves) == 1 && !a.MustPass {
 		for _, m := range a.Moves {
 			fmt.Fprintf(out, "  move %v: %+d%s (captures %d)\n", m.Move, m.Value, boundNote(m), m.Captured)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/mancala-solver/mancala/position"
@@ -67,17 +68,24 @@ type AnalyzeOptions struct {
 // PlyAnalysis is one ply of an analysed game (notation.md "Game
 // analysis"). Values are from Player, the mover, after the game's history.
 type PlyAnalysis struct {
-	Ply       int    `json:"ply"`
-	Player    int    `json:"player"`
-	Position  string `json:"position"` // before the move
-	Move      Move   `json:"move"`
-	Captured  int    `json:"captured"`
+	Ply      int    `json:"ply"`
+	Player   int    `json:"player"`
+	Position string `json:"position"` // before the move
+	Move     Move   `json:"move"`
+	Captured int    `json:"captured"`
+	// Again: the same player moves again after the move (kalah's extra
+	// move, position.Move.MovesAgain).
+	Again     bool   `json:"again,omitempty"`
 	Value     int    `json:"value"`      // the position's value (best play)
 	MoveValue int    `json:"move_value"` // the played move's value
 	Loss      int    `json:"loss"`       // Value - MoveValue, never negative
 	Exact     bool   `json:"exact"`      // both values proven
 	BestMoves []Move `json:"best_moves"`
-	Class     string `json:"class"`
+	// BestMovesComplete: BestMoves is every move that achieves Value
+	// (proven); false for an estimate, or when the search proved the
+	// value but not every other move's.
+	BestMovesComplete bool   `json:"best_moves_complete"`
+	Class             string `json:"class"`
 }
 
 // PlayerSummary sums up one player's plies (forced passes left out).
@@ -93,12 +101,17 @@ type PlayerSummary struct {
 
 // Analysis is an analysed game (notation.md "Game analysis").
 type Analysis struct {
-	Position   string             `json:"position"` // the start position, normalised
-	Plies      []PlyAnalysis      `json:"plies"`
-	Players    [2]PlayerSummary   `json:"players"`
-	GameOver   bool               `json:"game_over"`
-	FinalScore *[2]int            `json:"final_score,omitempty"`
-	End        position.EndReason `json:"end,omitempty"`
+	Position string           `json:"position"` // the start position, normalised
+	Plies    []PlyAnalysis    `json:"plies"`
+	Players  [2]PlayerSummary `json:"players"`
+	// ExactPlies and EstimatedPlies count the plies whose values are both
+	// proven and the others; estimates depend on the time each ply gets
+	// and on the machine, so they vary from run to run.
+	ExactPlies     int                `json:"exact_plies"`
+	EstimatedPlies int                `json:"estimated_plies"`
+	GameOver       bool               `json:"game_over"`
+	FinalScore     *[2]int            `json:"final_score,omitempty"`
+	End            position.EndReason `json:"end,omitempty"`
 	// Complete: every ply was analysed (false when cut short).
 	Complete bool `json:"complete"`
 	// Line is the game's line in its file, when read from one.
@@ -149,11 +162,17 @@ func (o *Oracle) Analyze(ctx context.Context, g Game, opts AnalyzeOptions) (Anal
 // plyAnalysis puts ply i together. The played move's value is taken from
 // the next ply's value when that is exact (it is the value of the position
 // the move led to, on this game's line), else from the ply's own move
-// values.
+// values. The played move never shows better than the position: a
+// position is worth at least each of its moves, so a proven value bounds
+// a move's estimate from above, and an estimated value below the played
+// move's is raised to it (the move is then the best estimated). A played
+// move proven worth the value is among the best moves even when the
+// search, which proved the value, did not prove it.
 func plyAnalysis(i int, plies []position.Ply, answers []Answer) PlyAnalysis {
 	pl, a := plies[i], answers[i]
 	out := PlyAnalysis{Ply: i + 1, Player: a.Player, Position: a.Position, Move: Move(pl.Move.Pit),
-		Captured: int(pl.Move.Captured), Value: a.Value, BestMoves: a.BestMoves}
+		Captured: int(pl.Move.Captured), Again: pl.Move.MovesAgain(pl.Before.Position), Value: a.Value, BestMoves: a.BestMoves,
+		BestMovesComplete: a.Exact && a.BestMovesComplete}
 	mv, moveExact := a.Value, a.Exact
 	for _, m := range a.Moves {
 		if m.Move == out.Move {
@@ -162,6 +181,15 @@ func plyAnalysis(i int, plies []position.Ply, answers []Answer) PlyAnalysis {
 	}
 	if i+1 < len(answers) && answers[i+1].Exact {
 		mv, moveExact = pl.Move.Value(pl.Before.Position, answers[i+1].Value), true
+	}
+	switch {
+	case a.Exact && mv > a.Value:
+		mv = a.Value
+	case !a.Exact && mv > a.Value:
+		out.Value, out.BestMoves = mv, []Move{out.Move}
+	case a.Exact && moveExact && mv == a.Value && !slices.Contains(out.BestMoves, out.Move):
+		out.BestMoves = append(slices.Clone(out.BestMoves), out.Move)
+		slices.Sort(out.BestMoves)
 	}
 	out.MoveValue, out.Exact = mv, a.Exact && moveExact
 	out.Loss = max(0, out.Value-out.MoveValue)
@@ -176,6 +204,11 @@ func summarise(an *Analysis) {
 		an.Players[k].Player = k + 1
 	}
 	for _, p := range an.Plies {
+		if p.Exact {
+			an.ExactPlies++
+		} else {
+			an.EstimatedPlies++
+		}
 		if p.Move == Pass {
 			continue
 		}

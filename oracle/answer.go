@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/dustin/go-humanize/english"
+
 	"github.com/mancala-solver/mancala/position"
 	"github.com/mancala-solver/mancala/solver"
 	"github.com/mancala-solver/mancala/tablebase"
@@ -100,6 +102,12 @@ type Answer struct {
 	// the game (or a repetition), so that playing it out realises Value.
 	PV         []Move `json:"pv"`
 	PVComplete bool   `json:"pv_complete"`
+	// Distance, for an answer from a tablebase that stores distances, is
+	// the plies to the exit that realises Value: the capture (one ply) or
+	// the game end (none) that playing the value-keeping moves reaches,
+	// the winner taking the shortest way and the loser the longest; 0 for
+	// a value of 0 (tablebase/doc.go, "Distance"). nil otherwise.
+	Distance *int `json:"distance,omitempty"`
 	// Search statistics, where a search ran.
 	Depth          int     `json:"depth"`
 	Nodes          uint64  `json:"nodes"`
@@ -140,7 +148,7 @@ type NotInTablebaseError struct {
 }
 
 func (e *NotInTablebaseError) Error() string {
-	return fmt.Sprintf("%s: not in the tablebase (built up to %d seeds, this position has %d)", e.Position, e.MaxSeeds, e.Seeds)
+	return fmt.Sprintf("%s: not in the tablebase (built up to %s, this position has %d)", e.Position, english.Plural(e.MaxSeeds, "seed", ""), e.Seeds)
 }
 
 // newAnswer starts the answer for s.
@@ -166,6 +174,26 @@ func legalMoves(v *position.Variant, p position.Position) []position.Move {
 	return append([]position.Move(nil), buf[:n]...)
 }
 
+// settle answers p, whose legal moves are moves, when it needs no answer
+// of its own: a finished game (gameOver), or a forced pass, answered by
+// answering the position after it with after and passing that back
+// (forcedPass). It reports whether p was settled so, and after's error.
+func settle(a *Answer, v *position.Variant, p position.Position, moves []position.Move, after func(position.Position, *Answer) error) (bool, error) {
+	switch {
+	case len(moves) == 0:
+		gameOver(a, v, p)
+		return true, nil
+	case moves[0].IsPass():
+		next := Answer{Player: position.Opponent(a.Player), Threads: a.Threads}
+		if err := after(moves[0].Next, &next); err != nil {
+			return true, err
+		}
+		forcedPass(a, p, moves[0], next)
+		return true, nil
+	}
+	return false, nil
+}
+
 // forcedPass fills a, the answer for p whose mover must pass, from after,
 // the answer for the position after the pass (notation.md "Forced
 // passes": the value stays with p's mover).
@@ -178,6 +206,13 @@ func forcedPass(a *Answer, p position.Position, pass position.Move, after Answer
 	a.Moves = []MoveValue{{Move: Pass, Value: val, Exact: after.Exact, Lower: a.Lower, Upper: a.Upper}}
 	a.PV = append([]Move{Pass}, after.PV...)
 	a.PVComplete = after.PVComplete
+	if after.Distance != nil && !after.GameOver {
+		d := 0 // the pass is a move inside the layer: one ply more
+		if val != 0 {
+			d = *after.Distance + 1
+		}
+		a.Distance = &d
+	}
 	a.Depth, a.Nodes, a.Seconds, a.NodesPerSecond = after.Depth+1, after.Nodes, after.Seconds, after.NodesPerSecond
 	a.Stopped, a.Source = after.Stopped, after.Source
 	a.Tablebase, a.TablebaseSeeds, a.TablebaseInMemory, a.TablebaseHits =

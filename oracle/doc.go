@@ -41,7 +41,12 @@
 //   - each variant's Solver: one at a time, under the variant's solver
 //     mutex (a Solver is not safe for concurrent use; each search runs
 //     Config.Threads goroutines itself). Calls on one variant that need a
-//     search therefore queue; answers from the tablebase do not.
+//     search therefore queue (Solve takes the solver even for a position
+//     the tablebase holds, to extend its principal variation by search
+//     where the tablebase cannot); Query and Lookup do not queue: they
+//     never take the solver (Lookup answers only from a tablebase ready
+//     now, and says so when none is, so that a server can run it beside
+//     its searches).
 //
 // Nothing here prints.
 package oracle

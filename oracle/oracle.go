@@ -186,8 +186,8 @@ func (o *Oracle) diskTablebase(vs *variantState) (*tablebase.Prober, error) {
 // memSeeds is the seed count of v's in-memory tablebase, 0 for none.
 func (o *Oracle) memSeeds(v *position.Variant) int {
 	switch {
-	case o.cfg.NoTB || o.cfg.MemTBSeeds == 0:
-		return 0
+	case o.cfg.NoTB || o.cfg.MemTBSeeds == 0 || v.Repetition != position.RepetitionNobody:
+		return 0 // none, or a variant without tablebases (tablebase.Build)
 	case o.cfg.MemTBSeeds > 0:
 		return min(o.cfg.MemTBSeeds, v.Total())
 	}

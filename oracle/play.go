@@ -7,12 +7,15 @@ import (
 )
 
 // PlayedMove is one ply of a played line (notation.md): who made it, the
-// move (a pit, or "pass" where the rules forced one) and the seeds it
-// captured.
+// move (a pit, or "pass" where the rules forced one), the seeds it
+// captured (in kalah, every seed it put into the mover's store) and
+// whether the same player moves again after it (kalah's extra move:
+// position.Move.MovesAgain).
 type PlayedMove struct {
 	Player   int  `json:"player"`
 	Move     Move `json:"move"`
 	Captured int  `json:"captured"`
+	Again    bool `json:"again,omitempty"`
 }
 
 // Played is the object of `play --json` and /api/play (notation.md): the
@@ -31,7 +34,8 @@ type Played struct {
 func newPlayed(g *position.Game) Played {
 	res := Played{Position: g.Setup.String(), Moves: make([]PlayedMove, len(g.Line)), GameOver: g.Over, End: g.End}
 	for i, ply := range g.Line {
-		res.Moves[i] = PlayedMove{Player: ply.Player(), Move: Move(ply.Move.Pit), Captured: int(ply.Move.Captured)}
+		res.Moves[i] = PlayedMove{Player: ply.Player(), Move: Move(ply.Move.Pit), Captured: int(ply.Move.Captured),
+			Again: ply.Move.MovesAgain(ply.Before.Position)}
 	}
 	if g.Over {
 		final := g.Final
@@ -60,6 +64,16 @@ func (e *MoveError) Unwrap() error { return e.Err }
 // the 25-seed stop when noStopAt, and reports the line. A bad or illegal
 // move is a *MoveError and nothing is reported.
 func Play(s position.Setup, moves []string, noStopAt bool) (Played, error) {
+	g, err := Replay(s, moves, noStopAt)
+	if err != nil {
+		return Played{}, err
+	}
+	return newPlayed(g), nil
+}
+
+// Replay is Play's game: moves played from s with every end rule, without
+// the 25-seed stop when noStopAt. A bad or illegal move is a *MoveError.
+func Replay(s position.Setup, moves []string, noStopAt bool) (*position.Game, error) {
 	g := position.NewGame(s)
 	if noStopAt {
 		g = position.NewGameNoStopAt(s)
@@ -70,8 +84,8 @@ func Play(s position.Setup, moves []string, noStopAt bool) (Played, error) {
 			_, err = g.Play(pit)
 		}
 		if err != nil {
-			return Played{}, &MoveError{N: i + 1, Text: text, Err: err, Game: g}
+			return nil, &MoveError{N: i + 1, Text: text, Err: err, Game: g}
 		}
 	}
-	return newPlayed(g), nil
+	return g, nil
 }

@@ -75,17 +75,10 @@ func layerOf(history []position.Position, p position.Position) []position.Positi
 func (o *Oracle) solve(ctx context.Context, vs *variantState, p position.Position, history []position.Position, opts SolveOptions, a *Answer) error {
 	v := vs.v
 	moves := legalMoves(v, p)
-	switch {
-	case len(moves) == 0:
-		gameOver(a, v, p)
-		return nil
-	case moves[0].IsPass():
-		after := Answer{Player: position.Opponent(a.Player), Threads: a.Threads}
-		if err := o.solve(ctx, vs, moves[0].Next, append(history, p), opts, &after); err != nil {
-			return err
-		}
-		forcedPass(a, p, moves[0], after)
-		return nil
+	if settled, err := settle(a, v, p, moves, func(next position.Position, after *Answer) error {
+		return o.solve(ctx, vs, next, append(history, p), opts, after)
+	}); settled {
+		return err
 	}
 	if o.memPending(vs, p) {
 		// Before waiting for the in-memory tablebase, try a short search
@@ -208,6 +201,11 @@ func fromTablebase(a *Answer, srv served, v *position.Variant, p position.Positi
 	}
 	a.Value, a.BestMoves = bestOf(a.Moves)
 	a.Exact, a.Lower, a.Upper, a.BestMovesComplete = true, a.Value, a.Value, true
+	if d, ok := srv.tb.(distancer); ok {
+		if _, plies, ok := d.ProbeDistance(p); ok {
+			a.Distance = &plies
+		}
+	}
 	a.Stopped, a.Source = string(solver.StopExact), SourceTablebase
 	a.PV, a.PVComplete = pv.build(p, nil, -1)
 	return nil
@@ -221,43 +219,117 @@ func fromTablebase(a *Answer, srv served, v *position.Variant, p position.Positi
 func (o *Oracle) Query(ctx context.Context, s position.Setup) (Answer, error) {
 	vs := o.variant(s.Variant)
 	a := o.newAnswer(s)
-	err := o.query(ctx, vs, s.Position, &a)
+	err := o.probe(ctx, vs, s.Position, &a, func(p position.Position) (served, error) {
+		disk, err := o.diskOrMissing(vs)
+		switch {
+		case err != nil:
+			return served{}, err
+		case p.Seeds() > disk.MaxSeeds():
+			return served{}, &NotInTablebaseError{Position: a.Position, Seeds: p.Seeds(), MaxSeeds: disk.MaxSeeds()}
+		}
+		return served{tb: disk, prober: disk}, nil
+	})
 	return a, err
 }
 
-func (o *Oracle) query(ctx context.Context, vs *variantState, p position.Position, a *Answer) error {
+// DiskTablebase reports the tablebase on disk that serves v: the seeds
+// of its largest complete layer, or why there is none, the error Query
+// meets: ErrNoTablebase (wrapped) when tablebases are off, a
+// *tablebase.MissingError when the directory (the default one included)
+// holds none of v's layers, or the error opening it.
+func (o *Oracle) DiskTablebase(v *position.Variant) (maxSeeds int, err error) {
+	disk, err := o.diskOrMissing(o.variant(v))
+	if err != nil {
+		return 0, err
+	}
+	return disk.MaxSeeds(), nil
+}
+
+// diskOrMissing is v's tablebase on disk, or the error that says why
+// there is none (DiskTablebase).
+func (o *Oracle) diskOrMissing(vs *variantState) (*tablebase.Prober, error) {
+	disk, err := o.diskTablebase(vs)
+	switch {
+	case err != nil:
+		return nil, err
+	case disk == nil && o.cfg.TBDir == "":
+		return nil, fmt.Errorf("%w: tablebases are off", ErrNoTablebase)
+	case disk == nil:
+		return nil, tablebase.Missing(o.cfg.TBDir, vs.v)
+	}
+	return disk, nil
+}
+
+// Lookup answers s at once when a tablebase ready now holds it (the one
+// on disk, or the in-memory one once built) or the game is over: by
+// probing, as Query does, without search, without waiting for the
+// variant's solver (a search in flight holds it) or for a build, and
+// without starting one. ok is false when no ready tablebase holds s; the
+// caller then searches (Solve). The answer is Solve's for s without
+// history, its principal variation built from the tablebase alone.
+// Errors are read errors of a tablebase that holds s.
+func (o *Oracle) Lookup(ctx context.Context, s position.Setup) (a Answer, ok bool, err error) {
+	start := time.Now()
+	vs := o.variant(s.Variant)
+	a = o.newAnswer(s)
+	err = o.probe(ctx, vs, s.Position, &a, func(p position.Position) (served, error) {
+		if srv, ok := o.readyTablebase(vs, p); ok {
+			return srv, nil
+		}
+		return served{}, errNotReady
+	})
+	a.Seconds = time.Since(start).Seconds()
+	if errors.Is(err, errNotReady) {
+		return Answer{}, false, nil
+	}
+	return a, err == nil, err
+}
+
+// errNotReady: no tablebase ready now holds the position (Lookup).
+var errNotReady = errors.New("no tablebase ready holds the position")
+
+// readyTablebase returns the tablebase that holds p now, if any: the one
+// on disk, else the in-memory one if its build is done.
+func (o *Oracle) readyTablebase(vs *variantState, p position.Position) (served, bool) {
+	if disk, err := o.diskTablebase(vs); err == nil && disk != nil && p.Seeds() <= disk.MaxSeeds() {
+		return served{tb: disk, prober: disk}, true
+	}
+	vs.buildMu.Lock()
+	built := vs.memBuilt
+	vs.buildMu.Unlock()
+	if built == nil {
+		return served{}, false
+	}
+	select {
+	case <-built:
+	default:
+		return served{}, false // still building
+	}
+	if vs.memErr != nil || vs.mem == nil || p.Seeds() > vs.mem.MaxSeeds() {
+		return served{}, false
+	}
+	return served{tb: vs.mem, inMemory: true}, true
+}
+
+// probe answers p from the tablebase serving returns for it, without
+// search: a finished game by the rules, a forced pass from the position
+// after it, any other position by probing it and its children.
+func (o *Oracle) probe(ctx context.Context, vs *variantState, p position.Position, a *Answer, serving func(position.Position) (served, error)) error {
 	v := vs.v
 	moves := legalMoves(v, p)
-	switch {
-	case len(moves) == 0:
-		gameOver(a, v, p)
-		return nil
-	case moves[0].IsPass():
-		after := Answer{Player: position.Opponent(a.Player)}
-		if err := o.query(ctx, vs, moves[0].Next, &after); err != nil {
-			var nit *NotInTablebaseError
-			if errors.As(err, &nit) {
-				nit.Position = a.Position
-			}
-			return err
+	if settled, err := settle(a, v, p, moves, func(next position.Position, after *Answer) error {
+		return o.probe(ctx, vs, next, after, serving)
+	}); settled {
+		var nit *NotInTablebaseError
+		if errors.As(err, &nit) {
+			nit.Position = a.Position // the position asked, not the one after the pass
 		}
-		forcedPass(a, p, moves[0], after)
-		return nil
+		return err
 	}
-	disk, err := o.diskTablebase(vs)
+	srv, err := serving(p)
 	if err != nil {
 		return err
 	}
-	if disk == nil && o.cfg.TBDir == "" {
-		return fmt.Errorf("%w: tablebases are off", ErrNoTablebase)
-	}
-	if disk == nil {
-		return tablebase.Missing(o.cfg.TBDir, v)
-	}
-	if p.Seeds() > disk.MaxSeeds() {
-		return &NotInTablebaseError{Position: a.Position, Seeds: p.Seeds(), MaxSeeds: disk.MaxSeeds()}
-	}
-	srv := served{tb: disk, prober: disk}
-	a.Tablebase, a.TablebaseSeeds = true, disk.MaxSeeds()
+	a.Tablebase, a.TablebaseSeeds, a.TablebaseInMemory = true, srv.maxSeeds(), srv.inMemory
 	return fromTablebase(a, srv, v, p, moves, &pvBuilder{ctx: ctx, v: v, srv: srv})
 }

@@ -49,7 +49,7 @@ const (
 	EndOneEach    EndReason = "one seed each" // one seed on each row, where that ends the game
 	EndEmptyRow   EndReason = "empty row"     // a row is empty, where that ends the game (kalah)
 	EndStopAt     EndReason = "stop at 25"    // a player has captured the variant's StopAt seeds
-	EndRepetition EndReason = "repetition"    // a position occurred again; the board counts for nobody
+	EndRepetition EndReason = "repetition"    // a position occurred again; the board goes as Variant.RepetitionShares says
 )
 
 // NewGame starts a game at s, applying a forced pass (the first ply of
@@ -138,7 +138,11 @@ func (g *Game) settle() {
 		g.Position, g.passPending = buf[0].Next, true
 	}
 	if g.seen[g.Position] {
-		g.finish(EndRepetition, 0, 0)
+		own, opp := v.RepetitionShares(g.Position)
+		if g.Position.Side == 1 {
+			own, opp = opp, own
+		}
+		g.finish(EndRepetition, own, opp)
 		return
 	}
 	g.seen[g.Position] = true

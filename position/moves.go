@@ -180,7 +180,7 @@ func (v *Variant) whyIllegal(p Position, pit int, legal []Move) error {
 
 // Shares returns the seeds that the side to move and the opponent take from
 // the board when the game ends in p by the variant's end rule (not by
-// repetition, where nobody takes them; not for a position that has moves).
+// repetition, see RepetitionShares; not for a position that has moves).
 func (v *Variant) Shares(p Position) (own, opp int) {
 	own, opp = RowSeeds(p.Own), RowSeeds(p.Opp)
 	switch v.End {
@@ -196,6 +196,24 @@ func (v *Variant) Shares(p Position) (own, opp int) {
 		}
 	}
 	return own, opp
+}
+
+// RepetitionShares returns the seeds that the side to move and the
+// opponent take when the game ends in p because p occurred before:
+// nobody's (rules.md section 0), or each their own row under
+// RepetitionOwnRows.
+func (v *Variant) RepetitionShares(p Position) (own, opp int) {
+	if v.Repetition == RepetitionOwnRows {
+		return RowSeeds(p.Own), RowSeeds(p.Opp)
+	}
+	return 0, 0
+}
+
+// RepetitionValue is the value of p reached again, from its side to move:
+// the difference of RepetitionShares (0 unless RepetitionOwnRows).
+func (v *Variant) RepetitionValue(p Position) int {
+	own, opp := v.RepetitionShares(p)
+	return own - opp
 }
 
 // TerminalValue returns the value of a position with no moves: the share

@@ -25,14 +25,22 @@ const KalahRulesVersion = 2
 // ends as soon as either row is empty.
 const KalahStdRulesVersion = 1
 
+// OwnRowsRulesVersion is the rules version of oware-own (oware with a
+// repetition giving each player their own row): its tablebase keys and
+// directories stay apart from oware's.
+const OwnRowsRulesVersion = 1
+
 // RulesVersion returns v's rules version: KalahRulesVersion or
-// KalahStdRulesVersion for kalah, else the package's RulesVersion.
+// KalahStdRulesVersion for kalah, OwnRowsRulesVersion for oware-own, else
+// the package's RulesVersion.
 func (v *Variant) RulesVersion() uint16 {
 	switch rules, ok := v.KalahRuleSet(); {
 	case ok && rules == KalahStandard:
 		return KalahStdRulesVersion
 	case ok:
 		return KalahRulesVersion
+	case v.Repetition == RepetitionOwnRows:
+		return OwnRowsRulesVersion
 	}
 	return RulesVersion
 }
@@ -140,6 +148,20 @@ const (
 	EndOwnRowsWithGift
 )
 
+// RepetitionRule says who takes the board's seeds when a game ends because
+// a position occurred again (rules.md section 0).
+type RepetitionRule uint8
+
+const (
+	// RepetitionNobody: the board's seeds count for nobody (rules.md
+	// section 0), so a repetition is worth 0.
+	RepetitionNobody RepetitionRule = iota
+	// RepetitionOwnRows: each player takes the seeds on their own row, as
+	// Aalina's referee (samurai's tournaments, the Aualé GUI) scores a
+	// repeated oware position.
+	RepetitionOwnRows
+)
+
 // Variant is one game's rules as data. The engine reads only these fields;
 // adding a variant means adding a table entry (and, at most, a small rule
 // function for a new kind of lap or capture).
@@ -166,6 +188,8 @@ type Variant struct {
 	// empty (the last seed alone is banked): KalahEmptyCapture, not
 	// KalahStandard.
 	EmptyCapture bool
+	// Repetition: who takes the board when a position recurs.
+	Repetition RepetitionRule
 	// StopAt: playing a game out ends it when a player's captures reach
 	// this many (0: never). Values ignore it (rules.md 1.4 and 6).
 	StopAt int
@@ -206,8 +230,17 @@ var variants = []*Variant{
 		Feed: FeedNever, Pass: PassWhenStuck, End: EndOwnRows},
 }
 
+// ruleVariants are rules options of the games above, under names of
+// their own: oware-own is oware with Aalina's repetition rule
+// (RepetitionOwnRows). They are not in Variants, the games of rules.md.
+var ruleVariants = []*Variant{
+	{Name: "oware-own", ID: 6, Pits: 6, StartSeeds: 4, MinSow: 1,
+		Sow: SowSkipOrigin, Capture: CaptureBackward, GrandSlam: GrandSlamCapturesNothing,
+		Feed: FeedAlways, Pass: PassNever, End: EndOwnRows, Repetition: RepetitionOwnRows, StopAt: 25},
+}
+
 func init() {
-	for _, v := range variants {
+	for _, v := range append(variants, ruleVariants...) {
 		v.prepare()
 	}
 }
@@ -226,7 +259,7 @@ func (v *Variant) prepare() *Variant {
 // the known names.
 func Lookup(name string) (*Variant, error) {
 	lower := strings.ToLower(name)
-	for _, v := range variants {
+	for _, v := range append(variants, ruleVariants...) {
 		if v.Name == lower {
 			return v, nil
 		}
@@ -242,12 +275,13 @@ func Lookup(name string) (*Variant, error) {
 // order. The kalah family is listed by KalahVariants.
 func Variants() []*Variant { return append([]*Variant(nil), variants...) }
 
-// Names returns the names of Variants, "kalah" and "kalah-std" (Kalah(6,4)
-// under each rule set), sorted. KalahVariants has every kalah size.
+// Names returns the names of Variants, of the rules options (oware-own),
+// "kalah" and "kalah-std" (Kalah(6,4) under each capture rule), sorted.
+// KalahVariants has every kalah size.
 func Names() []string {
-	names := make([]string, len(variants), len(variants)+2)
-	for i, v := range variants {
-		names[i] = v.Name
+	var names []string
+	for _, v := range append(variants, ruleVariants...) {
+		names = append(names, v.Name)
 	}
 	names = append(names, KalahName, KalahStdName)
 	sort.Strings(names)

@@ -17,7 +17,12 @@
 // a move that captures nothing. A position with no
 // moves is worth Variant.TerminalValue. A position that repeats one on the
 // current line is worth 0 from there (rules.md section 0: the board's
-// seeds count for nobody). The 25-seed stop of awari and oware is not
+// seeds count for nobody), or in oware-own the difference of the two rows
+// (Variant.RepetitionValue: each player takes their own row, as Aalina's
+// referee scores it). There fact 2 below does not hold, so nothing proven
+// on one line serves another (a node with a line before it takes from the
+// board entry only its move), and no tablebase is used (retrograde
+// analysis values endless play at 0). The 25-seed stop of awari and oware is not
 // applied. The value of a position with S seeds lies in -S..S, which the
 // search uses as bounds.
 //

@@ -28,6 +28,10 @@ type search struct {
 	// repeats is v.CanRepeat(): false for kalah, where no position recurs
 	// and every node is history-free.
 	repeats bool
+	// neutral: a repetition is worth 0 (position.RepetitionNobody), so
+	// fact 2 of doc.go holds; false for oware-own, whose repetitions give
+	// each player their own row.
+	neutral bool
 	salt    uint64
 	lo, hi  []atomic.Int32 // proven bounds on each root move's value
 	// line holds the game's positions before the root in its layer
@@ -51,6 +55,10 @@ type search struct {
 	haveDepth bool
 	progress  func(Progress) // Request.Progress, called under iterMu
 	start     time.Time
+	// deadline is the context's deadline (zero: none), which the threads
+	// check themselves as they poll (worker.poll), with now.
+	deadline time.Time
+	now      func() time.Time
 }
 
 // iteration is one completed depth of iterative deepening.
@@ -63,7 +71,8 @@ type iteration struct {
 
 func newSearch(s *Solver, v *position.Variant, p position.Position, moves []position.Move, opts Options, line []position.Position) *search {
 	sr := &search{v: v, root: p, moves: slices.Clone(moves), opts: opts, table: s.table,
-		tb: opts.Tablebase, tbMax: -1, salt: variantSalt(v), repeats: v.CanRepeat()}
+		tb: opts.Tablebase, tbMax: -1, salt: variantSalt(v), repeats: v.CanRepeat(),
+		neutral: v.Repetition == position.RepetitionNobody}
 	if !sr.repeats {
 		line = nil
 	}
@@ -76,7 +85,7 @@ func newSearch(s *Solver, v *position.Variant, p position.Position, moves []posi
 		}
 	}
 	sr.rootHistory ^= pathHash(p, boardHash(p, sr.salt))
-	if sr.tb != nil {
+	if sr.tb != nil && sr.neutral { // no tablebase holds values where a repetition is not worth 0
 		sr.tbMax = sr.tb.MaxSeeds()
 	}
 	sr.lo = make([]atomic.Int32, len(moves))
@@ -94,6 +103,7 @@ func newSearch(s *Solver, v *position.Variant, p position.Position, moves []posi
 // limit stops them. Thread 0 is the main thread: when it returns, the
 // others are stopped.
 func (s *search) run(ctx context.Context) {
+	s.deadline, _ = ctx.Deadline()
 	stopOnDone := context.AfterFunc(ctx, func() {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			s.halt(StopTime)

@@ -38,11 +38,11 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 	}
 	for i := layer; i < ply; i++ {
 		if w.path[i] == p {
-			return 0, true, i // repetition: the board counts for nobody
+			return w.v.RepetitionValue(p), true, i // repetition: the board counts for nobody (oware-own: own rows)
 		}
 	}
 	if layer == 0 && w.s.onLine(p) {
-		return 0, true, 0 // a repetition of the game's line before the root
+		return w.v.RepetitionValue(p), true, 0 // a repetition of the game's line before the root
 	}
 	seeds := p.Seeds()
 	switch {
@@ -163,8 +163,8 @@ func (w *worker) known(p position.Position, seeds, depth int, n *node) bounds {
 	if seeds <= w.tbM {
 		if v, ok := w.tb.Probe(p); ok {
 			w.tbHits++
-			b.freeLower(v, free, n.layer)
-			b.freeUpper(v, free, n.layer)
+			b.freeLower(v, free, w.s.neutral, n.layer)
+			b.freeUpper(v, free, w.s.neutral, n.layer)
 			if free {
 				return b
 			}
@@ -173,10 +173,10 @@ func (w *worker) known(p position.Position, seeds, depth int, n *node) bounds {
 	if e, ok := w.tt.probe(n.board, n.board); ok {
 		b.move = e.move
 		if e.loProven {
-			b.freeLower(e.lo, free, n.layer)
+			b.freeLower(e.lo, free, w.s.neutral, n.layer)
 		}
 		if e.hiProven {
-			b.freeUpper(e.hi, free, n.layer)
+			b.freeUpper(e.hi, free, w.s.neutral, n.layer)
 		}
 		if free {
 			b.estimates(e, depth)
@@ -223,8 +223,13 @@ func (b *bounds) estimates(e entry, depth int) {
 	}
 }
 
-// freeLower takes a proven lower bound on the history-free value.
-func (b *bounds) freeLower(v int, free bool, layer int) {
+// freeLower takes a proven lower bound on the history-free value. Where a
+// repetition is not worth 0 (oware-own), fact 2 of doc.go fails, and a node
+// with a line before it takes nothing (neutral false).
+func (b *bounds) freeLower(v int, free, neutral bool, layer int) {
+	if !free && !neutral {
+		return
+	}
 	if !free && v > 0 {
 		b.lower(0, layer)
 		return
@@ -232,8 +237,12 @@ func (b *bounds) freeLower(v int, free bool, layer int) {
 	b.lower(v, noHit)
 }
 
-// freeUpper takes a proven upper bound on the history-free value.
-func (b *bounds) freeUpper(v int, free bool, layer int) {
+// freeUpper takes a proven upper bound on the history-free value (see
+// freeLower).
+func (b *bounds) freeUpper(v int, free, neutral bool, layer int) {
+	if !free && !neutral {
+		return
+	}
 	if !free && v < 0 {
 		b.upper(0, layer)
 		return
@@ -296,8 +305,9 @@ func (w *worker) store(n *node, r result, hit int) {
 	}
 	free := r
 	if onLine {
-		free.lower = r.lower && r.score > 0
-		free.upper = r.upper && r.score < 0
+		// Fact 2 of doc.go, which holds only where a repetition is worth 0.
+		free.lower = r.lower && r.score > 0 && w.s.neutral
+		free.upper = r.upper && r.score < 0 && w.s.neutral
 	}
 	if free.lower || free.upper {
 		w.tt.store(n.board, n.board, free)

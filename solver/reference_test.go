@@ -17,11 +17,16 @@ import (
 // scores 0. It counts nodes against *budget and reports ok=false once the
 // budget is spent.
 func plainMinimax(v *position.Variant, p position.Position, path []position.Position, budget *int) (int, bool) {
+	return plainMinimaxRep(v, p, path, budget, func(position.Position) int { return 0 })
+}
+
+// plainMinimaxRep is plainMinimax with a repetition of p scoring rep(p).
+func plainMinimaxRep(v *position.Variant, p position.Position, path []position.Position, budget *int, rep func(position.Position) int) (int, bool) {
 	if *budget--; *budget < 0 {
 		return 0, false
 	}
 	if slices.Contains(path, p) {
-		return 0, true
+		return rep(p), true
 	}
 	var buf [position.MaxPits]position.Move
 	n := v.Moves(p, &buf)
@@ -31,7 +36,7 @@ func plainMinimax(v *position.Variant, p position.Position, path []position.Posi
 	path = append(path, p)
 	best := -1 << 20
 	for _, m := range buf[:n] {
-		child, ok := plainMinimax(v, m.Next, path, budget)
+		child, ok := plainMinimaxRep(v, m.Next, path, budget, rep)
 		if !ok {
 			return 0, false
 		}

@@ -30,14 +30,14 @@ const (
 	// MethodIteration always uses value iteration (least memory).
 	MethodIteration
 	// MethodUnsow generates predecessors by un-sowing instead of storing
-	// a graph (unsow.go): awari and oware only, about 6 bytes a position.
+	// a graph (build_unsow.go): awari and oware only, about 6 bytes a position.
 	MethodUnsow
 	// MethodSpill always builds the predecessor graph with its moves and
 	// offsets in a memory-mapped temporary file, whatever the budget
 	// (error where that is not possible: not Linux, or BuildMemory).
 	MethodSpill
 	// MethodForward solves each layer in one pass, children first, where
-	// no position recurs (kalah; kforward.go).
+	// no position recurs (kalah; build_forward.go).
 	MethodForward
 )
 
@@ -68,7 +68,7 @@ type BuildOptions struct {
 	LowerCacheBytes int64
 	// Parts, when above 1, splits each layer's propagation into that many
 	// rank ranges owned by workers that exchange batched updates, the
-	// shape of a build across machines (partition.go); 0 or 1 shares the
+	// shape of a build across machines (build_partition.go); 0 or 1 shares the
 	// layer's state between the threads, which is faster on one machine.
 	Parts int
 	// LayerStart, when not nil, is called before each layer is built,
@@ -112,6 +112,9 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	stats := BuildStats{Variant: v.Name, MaxSeeds: -1}
 	if opts.MaxSeeds < 0 || opts.MaxSeeds > min(v.Total(), maxLayer) {
 		return stats, fmt.Errorf("max seeds %d: want 0..%d for %s", opts.MaxSeeds, min(v.Total(), maxLayer), v.Name)
+	}
+	if err := buildable(v); err != nil {
+		return stats, err
 	}
 	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	opts = withDefaults(opts)
@@ -168,7 +171,7 @@ type builder struct {
 	ix    *Index
 	opts  BuildOptions
 	lower [][]int8 // values of the layers done so far, by seed count (nil once lowerDropped)
-	// lowerDropped: the lower layers are read from disk (lower.go).
+	// lowerDropped: the lower layers are read from disk (build_lower.go).
 	lowerDropped bool
 	dists        [][]uint16 // their distances, kept only by BuildMemory
 	edges        int64      // moves inside the layer just solved
@@ -205,6 +208,9 @@ func (b *builder) resume() (int, error) {
 	}
 	before, err := storedLayers(b.s.vdir)
 	if err != nil {
+		return 0, err
+	}
+	if err := b.s.checkDroppable(dmg.Seeds); err != nil {
 		return 0, err
 	}
 	if err := b.s.dropFrom(dmg.Seeds); err != nil {
@@ -570,4 +576,46 @@ func solveGraph(ctx context.Context, s *layerSolver, indeg [][]uint16, place gra
 	debug.FreeOSMemory() // the counters are dead now: collect them to keep the peak down
 	state, err := s.propagateLayer(ctx, g)
 	return solved{state: state, method: place.method(), rounds: s.rounds}, err
+}
+
+// useForward reports whether layer n is solved by the forward pass: the
+// automatic choice for a variant without repetition (it needs the least
+// memory of all methods), or asked for.
+func (b *builder) useForward(n int) bool {
+	switch b.opts.Method {
+	case MethodAuto, MethodForward:
+		return canForward(b.v)
+	}
+	return false
+}
+
+// forwardMemory returns layer n's own bytes by the forward pass, and the
+// lower layers' share and whether they are read from disk.
+func (b *builder) forwardMemory(n int) (own, lower int64, disk bool) {
+	own = int64(forwardBytes * float64(b.ix.Size(n)))
+	lower, disk = b.lowerHeld(n, own)
+	return own, lower, disk
+}
+
+// solveForward is solveWith for the forward pass.
+func (b *builder) solveForward(ctx context.Context, n int, size int64, lower lowerValues) (solved, error) {
+	if !canForward(b.v) {
+		return solved{}, fmt.Errorf("%s cannot be built by the forward pass (its positions can recur)", b.v.Name)
+	}
+	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: lower,
+		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress)}
+	state, err := s.forward(ctx)
+	b.edges = s.edges
+	return solved{state: state, method: "forward", rounds: s.rounds}, err
+}
+
+// buildable refuses a variant whose repetitions are not worth 0
+// (oware-own): retrograde analysis values play that stays in a layer
+// forever at 0, while there the value of a repetition depends on the
+// position repeated.
+func buildable(v *position.Variant) error {
+	if v.Repetition != position.RepetitionNobody {
+		return fmt.Errorf("%s: no tablebase: a repetition gives each player their own row, which retrograde analysis (endless play worth 0) does not value", v.Name)
+	}
+	return nil
 }

@@ -13,10 +13,10 @@ import (
 // compressed sparse rows: the predecessors of position q are
 // from[start[q]:start[q+1]], once per move (a position with two moves to q
 // appears twice). keep, when not nil, has bit e set when edge from[e] is
-// a move after which the mover moves again (kalah's extra move): no
-// current variant has one, so it is allocated only when the layer does.
+// a move after which the mover moves again (kalah's extra move); it is
+// allocated only when the layer has such moves.
 // mapped, when not nil, is the memory-mapped temporary file that start
-// or from (or both) live in (spill.go); release unmaps it.
+// or from (or both) live in (build_spill_linux.go); release unmaps it.
 type graph struct {
 	start  []uint32
 	from   []uint32

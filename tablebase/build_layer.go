@@ -33,10 +33,10 @@ type layerSolver struct {
 	threads int
 	prog    *progress
 	// spillPath is the temporary file for graph arrays that do not fit
-	// in memory (spill.go); "" when there is no tablebase directory.
+	// in memory (build_graph.go, build_spill_linux.go); "" when there is no tablebase directory.
 	spillPath string
 	// partitions, when above 1, splits propagation into that many rank
-	// ranges exchanging batched updates (partition.go).
+	// ranges exchanging batched updates (build_partition.go).
 	partitions int
 	rounds     int // propagation rounds so far: one a distance level of a threshold
 

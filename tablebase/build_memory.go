@@ -36,6 +36,9 @@ func BuildMemory(ctx context.Context, v *position.Variant, maxSeeds, threads int
 	if maxSeeds < 0 || maxSeeds > min(v.Total(), maxLayer) {
 		return nil, fmt.Errorf("max seeds %d: want 0..%d for %s", maxSeeds, min(v.Total(), maxLayer), v.Name)
 	}
+	if err := buildable(v); err != nil {
+		return nil, err
+	}
 	b := &builder{v: v, ix: NewIndex(v.Pits), opts: withDefaults(BuildOptions{MaxSeeds: maxSeeds, Threads: threads})}
 	for n := 0; n <= maxSeeds; n++ {
 		res, err := b.solve(ctx, n, b.ix.Size(n))

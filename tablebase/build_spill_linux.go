@@ -38,13 +38,20 @@ func mapSpill(path string, bytes int64) ([]byte, error) {
 }
 
 // reserve gives f bytes of allocated (zeroed) blocks: fallocate where the
-// file system supports it, else a sparse file of that size.
+// file system supports it, else zeros written with write(2), so that a
+// full disk is an error here and never a fault in the mapping later.
 func reserve(f *os.File, bytes int64) error {
 	err := syscall.Fallocate(int(f.Fd()), 0, 0, bytes)
-	if errors.Is(err, syscall.EOPNOTSUPP) {
-		return f.Truncate(bytes)
+	if !errors.Is(err, syscall.EOPNOTSUPP) {
+		return err
 	}
-	return err
+	zeros := make([]byte, 1<<20)
+	for off := int64(0); off < bytes; off += int64(len(zeros)) {
+		if _, err := f.WriteAt(zeros[:min(int64(len(zeros)), bytes-off)], off); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // unmapSpill releases a mapping made by mapSpill, and with it the file.

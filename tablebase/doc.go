@@ -1,30 +1,49 @@
 // Package tablebase builds, stores and probes endgame databases: the exact
 // value (rules.md section 6) of every position with at most N seeds on the
-// board, for any variant. It owns four things, one file each:
+// board, for any variant. Its files are dealt out by job, one prefix a
+// job, and each file uses only files listed before it here (index <- store
+// <- build <- verify; store <- probe, stats). A file ending _other.go is
+// its _linux.go or _unix.go twin for the other systems:
 //
 //   - index.go: a perfect rank of the boards of one seed count (the
 //     combinatorial number system; the formula and its source are on
 //     Index), and a cursor that walks a layer in rank order without
 //     unranking.
-//   - retro.go, build.go: the retrograde build, layer by layer;
-//     propagate.go its threshold propagation, unsow.go the un-sowing
-//     predecessors of awari and oware, partition.go the same propagation
-//     over rank ranges that exchange batched updates (the seam of a
-//     build across machines, docs/distributed-build.md), lower.go the
-//     lower layers in memory or read back through a block cache
-//     (blockcache.go), plan.go the memory plan, the budget and the ETA,
-//     spill.go the predecessor graph in a memory-mapped temporary file
-//     when it does not fit in memory, encode.go the layer's blocks.
-//   - store.go, layout.go, repair.go: storage in Badger, one database a
-//     layer, blocks of packed values, metadata and file checksums in
-//     layer.json, damage checks and repair (see Storage and Damage);
-//     distance.go the distances' blocks, the stored format and
-//     ProbeDistance.
+//   - store_*.go, store.go: the stored tablebase. store_codec.go is what a
+//     layer is as bytes (keys, zstd blocks of values and of distances,
+//     checksums, Format); store_layout.go the directory (marker,
+//     variant directories, layer.json's LayerInfo and file list, the
+//     damage checks on them, DamageError, the error values);
+//     store_variant.go the variant whose directory holds a variant's
+//     layers (VariantOf, and what a directory holds); store_lock_unix.go
+//     the build lock and the file system's figures (allocated and free
+//     bytes, whether a directory may be emptied); store_badger.go
+//     Badger's settings and the child process that writes a layer's
+//     database (store_badger_linux.go: it dies with the build); store.go
+//     the store type, one variant's open layers: opening, locking,
+//     writing a layer, reading blocks, free space, repair (see Storage
+//     and Damage); store_cache.go the one cache of decoded blocks, for
+//     the prober and for a build's lower layers.
+//   - build_*.go, build.go: the retrograde build, layer by layer.
+//     build_progress.go counts a layer's work; build_lower.go gives the
+//     lower layers' values, in memory or from the store;
+//     build_layer.go is the layer solver and its first pass (exits, move
+//     counts, in-degrees); build_iterate.go value iteration;
+//     build_graph.go the predecessor graph, in memory or in a mapped file
+//     (build_spill_linux.go); build_unsow.go the un-sowing predecessors
+//     of awari and oware; build_propagate.go the threshold propagation;
+//     build_encode.go a solved layer's blocks; build_forward.go kalah's
+//     forward pass; build_partition.go propagation over rank ranges that
+//     exchange batched updates (the seam of a build across machines,
+//     docs/distributed-build.md); build_plan.go the memory plan, the
+//     budget and the ETA; build.go Build and the builder, which decides
+//     each layer's method and memory and stores it; build_memory.go
+//     BuildMemory, the same layers held in memory.
 //   - probe.go: Prober, the solver.Tablebase the search probes.
+//   - verify.go, stats.go: Verify and Stats re-read a stored tablebase.
 //
-// Verify and Stats re-read a stored database; cmd/build.go, query.go,
-// verify.go and stats.go are thin commands over this package, which
-// prints nothing (progress goes through a callback).
+// cmd/build.go, query.go, verify.go and stats.go are thin commands over
+// this package, which prints nothing (progress goes through a callback).
 //
 // # Values and layers
 //
@@ -62,7 +81,11 @@
 // m.Value(p, child) (position/value.go), the child's own value, and in
 // propagation it hands the predecessor its child's result as its own: a
 // child won at k wins it at once, a child lost at k is one more move known
-// to lose. No variant here has such moves yet; a hand-made layer tests it.
+// to lose. Kalah has such moves (a last seed sown into the mover's
+// store). Its layers are built by default by the forward pass
+// (build_forward.go: no kalah position recurs, so children can be solved
+// before parents), and by this propagation over the graph when the graph
+// method is forced; the two agree layer by layer (TestForwardMatchesGraph).
 //
 // # Distance
 //
@@ -92,7 +115,7 @@
 // longest of awari to 13 seeds is 104 plies).
 //
 // Romein and Bal generate predecessors with un-moves. For awari and oware
-// this package does too (unsow.go: a move inside a layer captures
+// this package does too (build_unsow.go: a move inside a layer captures
 // nothing, so its un-move takes one seed back from each pit the sowing
 // filled; every candidate is checked by the forward move generation), and
 // a layer then needs about 5 bytes a position while it propagates (exit,
@@ -106,7 +129,7 @@
 // 276 million moves, 1.1 GB, plus 4 bytes a position of offsets and
 // propagation state (the build peaks at 3.7 GB of RSS). When the graph
 // does not fit the memory budget (BuildOptions.MemBytes), the build
-// spills it (spill.go, Linux only): the moves (graph.from), and if that
+// spills it (build_graph.go, Linux only): the moves (graph.from), and if that
 // is not enough the offsets (graph.start) too, go to a temporary file in
 // the variant's directory, allocated on disk (fallocate, so a full disk
 // is an error wrapping syscall.ENOSPC and not a SIGBUS) and memory-mapped
@@ -134,8 +157,8 @@
 // A layer's values are int8 in rank order, cut into blocks of BlockSize
 // (65536), each a zstd frame with its own checksum, one Badger key a
 // block; its distances are uint16 in blocks of the same ranks under their
-// own keys (distance.go; the key layout is in store.go). Each layer is its
-// own Badger database, in its own directory (layout.go):
+// own keys (the key layout is in store_codec.go). Each layer is its
+// own Badger database, in its own directory (store_layout.go):
 //
 //	DIR/mancala-tablebase.json        marks DIR as a tablebase, with the format
 //	DIR/awari.r1/layer-07/            awari's layer 7 under rules version 1
@@ -148,17 +171,22 @@
 //
 // A build writes layer n into staging-n, closes that database cleanly,
 // records its files in layer.json, syncs them all, and renames staging-n
-// to layer-n. A complete layer is thus a cleanly closed database that is
+// to layer-n. The database itself is written by a child process, this
+// program run again (store_badger.go): Badger writes through shared
+// memory maps from its own goroutines, so a disk that fills under them
+// is a SIGBUS that no goroutine of the build could recover, and in a
+// child it ends only the child, which the build reports as a full disk. A complete layer is thus a cleanly closed database that is
 // never opened for writing again, and a layer exists only once complete:
 // a build killed at any point (kill -9, power) resumes from its last
 // complete layer, deleting the staging directory it left. Rules versions
 // are separate directories, so layers built under other rules are simply
 // absent. The kalah sizes of one row length share one directory, that of
 // the four-seed size (DIR/kalah.r2 for six pits): every entry point takes
-// the variant through VariantOf (variant.go), since a kalah
-// position's value does not depend on the seeds the game started with. Files get the permissions of the umask (Badger makes some
-// owner-only; the build widens them to the umask's), and a build refuses
-// a non-empty directory that is not a tablebase.
+// the variant through VariantOf (store_variant.go), since a kalah
+// position's value does not depend on the seeds the game started with.
+// Files get the permissions of the umask (Badger makes some owner-only;
+// the build widens them to the umask's), and a build refuses a non-empty
+// directory that is not a tablebase.
 //
 // # Damage
 //
@@ -166,7 +194,9 @@
 // the fields against what layer n of the variant must be (positions,
 // block size and count, checksum present, variant, rules, format), every
 // recorded file present at its recorded size (which catches truncation at
-// any length), and no layer missing below a stored one. Before Badger
+// any length), and no layer missing below a stored one; every entry
+// named layer-NN is a stored layer, so one that is not a readable
+// directory (a dangling symlink, a directory of mode 000) is damage too. Before Badger
 // opens a layer, its files are re-hashed against layer.json, so Badger
 // never parses a damaged file (its parsers panic on some, in goroutines
 // a caller cannot recover); a panic inside Badger on the caller's
@@ -176,15 +206,23 @@
 // damaged layers never look like layers not built. Build's Repair option
 // drops the first damaged layer and every layer above it (highest first,
 // so a crash part-way leaves no gap) of that variant and rules version
-// only, and builds them again; every other variant is untouched. A
+// only, and builds them again; every other variant is untouched. Before
+// it deletes anything it checks that it can delete every one of those
+// layers (a symlink is removed, never followed; a directory must be one
+// it can list and empty), and otherwise refuses in one line naming the
+// layer to fix, so a repair never leaves fewer layers than it found. A
 // Prober meets file damage lazily, when a probe first needs the layer:
 // the probe returns ok=false and Prober.Warnings lists the damage.
 //
 // Before writing a layer, the build checks the free space of the file
 // system (statfs) against three times the layer's compressed size plus
-// a margin, since Badger's memory-mapped files turn a full disk into a
-// SIGBUS rather than an error; too little is an error wrapping
-// syscall.ENOSPC, and nothing stored changes.
+// a margin; too little is an error wrapping syscall.ENOSPC, and nothing
+// stored changes. A disk that fills after the check, while the layer is
+// written (another process writing there), ends the writer process (a
+// SIGBUS in a mapping, or ENOSPC): that too is one error wrapping
+// syscall.ENOSPC, the staging directory is deleted and the stored layers
+// are untouched. The spilled graph's file is allocated (fallocate, else
+// written with zeros) before it is mapped, so it cannot fault either.
 //
 // # Concurrency
 //
@@ -196,5 +234,8 @@
 // nothing to recover in any complete layer. A build holds its variant's
 // build.lock exclusively: a second build of that variant fails at once
 // with an error wrapping ErrInUse ("tablebase DIR is in use by another
-// process"); builds of different variants may run side by side.
+// process"); builds of different variants may run side by side, also
+// when they start at once into a directory that does not exist yet (each
+// writes the marker through a temporary file of its own, and a directory
+// holding only such temporaries still counts as empty).
 package tablebase

@@ -3,6 +3,9 @@ package tablebase
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/mancala-solver/mancala/internal/testsize"
@@ -30,7 +33,7 @@ func memoryLayers(t *testing.T, v *position.Variant, maxSeeds int, method Method
 }
 
 // TestForwardMatchesGraph: for kalah of 1 to 6 pits, the forward pass
-// (children first, kforward.go) gives every position of every layer the
+// (children first, build_forward.go) gives every position of every layer the
 // value and distance that threshold propagation on the predecessor graph
 // gives (two independent methods), on one thread and on two.
 func TestForwardMatchesGraph(t *testing.T) {
@@ -97,6 +100,12 @@ func TestRowTableCoversLayer(t *testing.T) {
 					}
 				}
 			}
+			for b, row := range tab.rows {
+				x := position.Position{Own: uint64(n - 1 - position.RowSeeds(row))}
+				if n > 0 && position.RowSeeds(row) < n && ix.Rank(x)+tab.opp1[b] != ix.Rank(position.Position{Own: x.Own, Opp: row}) {
+					t.Fatalf("pits %d layer %d: row %x: opponent part in layer %d wrong", pits, n, row, n-1)
+				}
+			}
 			for r, ok := range seen {
 				if !ok {
 					t.Fatalf("pits %d layer %d: rank %d never visited", pits, n, r)
@@ -123,5 +132,31 @@ func TestForwardRefusesRepetition(t *testing.T) {
 	_, err := Build(context.Background(), t.TempDir(), v, BuildOptions{MaxSeeds: 3, Method: MethodForward})
 	if err == nil {
 		t.Fatal("awari built by the forward pass")
+	}
+}
+
+// BenchmarkBuildKalah builds kalah to $TABLEBASE_BENCH_SEEDS seeds (14 by
+// default) by the forward pass and on the predecessor graph, on one
+// thread and on all, and reports positions per second.
+func BenchmarkBuildKalah(b *testing.B) {
+	seeds := 14
+	if s, err := strconv.Atoi(os.Getenv("TABLEBASE_BENCH_SEEDS")); err == nil {
+		seeds = s
+	}
+	v := lookup(b, "kalah")
+	positions := MemoryPositions(v, seeds)
+	for _, threads := range []int{1, runtime.GOMAXPROCS(0)} {
+		for _, method := range []Method{MethodForward, MethodGraph} {
+			name := map[Method]string{MethodForward: "forward", MethodGraph: "graph"}[method]
+			b.Run(fmt.Sprintf("kalah-%d/threads-%d/%s", seeds, threads, name), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					opts := BuildOptions{MaxSeeds: seeds, Threads: threads, Method: method}
+					if _, err := Build(context.Background(), b.TempDir(), v, opts); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(positions)*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
+			})
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/dgraph-io/badger/v4"
-	"github.com/dgraph-io/badger/v4/options"
 	"github.com/dustin/go-humanize"
 
 	"github.com/mancala-solver/mancala/internal/hugepage"
@@ -34,24 +34,6 @@ type store struct {
 	recs []layerRecord      // the complete layers' records, by seed count
 	dbs  map[int]*badger.DB // layers opened so far
 	bad  map[int]error      // layers found damaged by the deep check
-}
-
-// badgerOptions are the settings for our few, large values: blocks are
-// already zstd frames, so Badger compresses nothing and needs no block
-// cache; small memtables and value-log files keep memory and preallocated
-// disk low; Badger's logging is off (the package prints nothing).
-func badgerOptions(dir string, readOnly bool) badger.Options {
-	return badger.DefaultOptions(dir).
-		WithLogger(nil).
-		WithReadOnly(readOnly).
-		WithCompression(options.None).
-		WithBlockCacheSize(0).
-		WithMemTableSize(16 << 20).
-		WithNumMemtables(2).
-		WithValueLogFileSize(16 << 20).
-		WithNumCompactors(2).
-		WithMetricsEnabled(false).
-		WithDetectConflicts(false)
 }
 
 // openStore opens v's part of the tablebase at dir. A build (writable)
@@ -97,7 +79,7 @@ func (s *store) lockForBuild() error {
 	s.lock = lock
 	if err := removeLeftovers(s.vdir); err != nil {
 		lock.release()
-		return err
+		return fmt.Errorf("tablebase %s: %w", s.dir, err)
 	}
 	return nil
 }
@@ -111,8 +93,9 @@ func removeLeftovers(vdir string) error {
 	}
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), stagePrefix) || strings.HasPrefix(e.Name(), dropPrefix) {
-			if err := os.RemoveAll(filepath.Join(vdir, e.Name())); err != nil {
-				return err
+			path := filepath.Join(vdir, e.Name())
+			if err := os.RemoveAll(path); err != nil {
+				return fmt.Errorf("cannot remove %s, left by an earlier build (%v); give it back its permissions, or remove it, and run the build again", path, errors.Unwrap(err))
 			}
 		}
 	}
@@ -192,17 +175,14 @@ func (s *store) topLayer() int {
 	return -1
 }
 
-// guard runs f, turning a panic inside Badger into an error: damage when
-// reading a complete layer, a write failure otherwise.
+// guard runs f, turning a panic inside Badger on the caller's goroutine
+// into damage of complete layer n (writes are guarded by running in a
+// child process: store_badger.go).
 func (s *store) guard(n int, what string, f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			msg := clipText(strings.ReplaceAll(fmt.Sprint(r), "\n", " "), 100)
-			if what == "writing" {
-				err = fmt.Errorf("layer %d: writing failed inside Badger: %s", n, msg)
-			} else {
-				err = s.damage(n, what+": "+msg)
-			}
+			err = s.damage(n, what+": "+msg)
 		}
 	}()
 	return f()
@@ -265,6 +245,9 @@ func (s *store) putLayer(info LayerInfo, blocks, distBlocks [][]byte) error {
 	}
 	if err := s.writeStage(stage, info, blocks, distBlocks); err != nil {
 		os.RemoveAll(stage)
+		if errors.Is(err, syscall.ENOSPC) {
+			err = fmt.Errorf("%w %s", err, spaceHint)
+		}
 		return err
 	}
 	if err := os.Rename(stage, filepath.Join(s.vdir, layerName(info.Seeds))); err != nil {
@@ -276,21 +259,8 @@ func (s *store) putLayer(info LayerInfo, blocks, distBlocks [][]byte) error {
 
 // writeStage writes a layer's database and layer.json into stage.
 func (s *store) writeStage(stage string, info LayerInfo, blocks, distBlocks [][]byte) error {
-	err := s.guard(info.Seeds, "writing", func() error {
-		db, err := badger.Open(badgerOptions(stage, false))
-		if err != nil {
-			return err
-		}
-		err = writeBlocks(db, blocks, func(b int) []byte { return blockKey(s.v, info.Seeds, b) })
-		if err == nil {
-			err = writeBlocks(db, distBlocks, func(b int) []byte { return distanceKey(s.v, info.Seeds, b) })
-		}
-		if cerr := db.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	})
-	if err != nil {
+	stream := func(w io.Writer) error { return s.streamBlocks(w, info.Seeds, blocks, distBlocks) }
+	if err := writeDB(s.dir, stage, info.Seeds, stream); err != nil {
 		return err
 	}
 	if beforeMeta != nil {
@@ -314,19 +284,6 @@ func (s *store) writeStage(stage string, info LayerInfo, blocks, distBlocks [][]
 		return err
 	}
 	return writeFileSynced(filepath.Join(stage, layerFile), append(data, '\n'))
-}
-
-// writeBlocks writes a layer's encoded blocks into db, block b under
-// key(b).
-func writeBlocks(db *badger.DB, blocks [][]byte, key func(b int) []byte) error {
-	wb := db.NewWriteBatch()
-	defer wb.Cancel()
-	for b, data := range blocks {
-		if err := wb.Set(key(b), data); err != nil {
-			return err
-		}
-	}
-	return wb.Flush()
 }
 
 // syncFiles fsyncs the files of a layer directory.
@@ -439,6 +396,9 @@ func (s *store) loadDistances(info LayerInfo) ([]uint16, error) {
 // blocks.
 const spaceMargin = 4 << 20
 
+// spaceHint ends every error of a full disk: what to do about it.
+const spaceHint = "(free some space and run the same command to resume)"
+
 // freeSpace reports the bytes that may still be written under a directory;
 // tests replace it to simulate a full disk.
 var freeSpace = diskFree
@@ -447,9 +407,9 @@ var freeSpace = diskFree
 // the tablebase has less free space than a layer of stored compressed
 // bytes needs: Badger writes the blocks to its write-ahead log, then to a
 // table, and may compact them once more, so three times the blocks plus a
-// margin. Writing into memory-mapped files on a full disk would kill the
-// process (SIGBUS) instead of returning an error, so this is checked
-// before anything is written.
+// margin. It is checked before anything is written, so that a layer that
+// cannot fit fails at once; a disk that fills after the check, while the
+// layer is written, is caught by the writer process (store_badger.go).
 func (s *store) checkSpace(stored int64) error {
 	free, err := freeSpace(s.vdir)
 	if errors.Is(err, errors.ErrUnsupported) {
@@ -459,10 +419,46 @@ func (s *store) checkSpace(stored int64) error {
 		return err
 	}
 	if need := 3*stored + spaceMargin; free < need {
-		return fmt.Errorf("tablebase %s: the next layer needs about %s free, %s are: %w (free some space and run the same command to resume)",
-			s.dir, humanize.IBytes(uint64(need)), humanize.IBytes(uint64(max(free, 0))), syscall.ENOSPC)
+		return fmt.Errorf("tablebase %s: the next layer needs about %s free, %s are: %w %s",
+			s.dir, humanize.IBytes(uint64(need)), humanize.IBytes(uint64(max(free, 0))), syscall.ENOSPC, spaceHint)
 	}
 	return nil
+}
+
+// checkDroppable fails, before anything is deleted, unless dropFrom(n)
+// can remove every layer it would: each must be a link or file (removed
+// as such, never followed) or a directory tree this process can list and
+// delete. The error names the first that cannot go and says what to do.
+func (s *store) checkDroppable(n int) error {
+	seeds, err := storedLayers(s.vdir)
+	if err != nil {
+		return err
+	}
+	for _, k := range seeds {
+		if k < n {
+			continue
+		}
+		path := filepath.Join(s.vdir, layerName(k))
+		if err := removableTree(path); err != nil {
+			return fmt.Errorf("tablebase %s: cannot repair %s: %s cannot be removed (%v); give it back its permissions, or remove it, and run the repair again",
+				s.dir, s.v.Name, path, errors.Unwrap(err))
+		}
+	}
+	return nil
+}
+
+// removableTree reports why the tree at path could not be removed: a
+// directory that cannot be listed, or whose entries cannot be deleted.
+func removableTree(path string) error {
+	return filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return writableDir(p)
+		}
+		return nil
+	})
 }
 
 // dropFrom removes the variant's layers n and above, highest first (renamed aside,
@@ -514,4 +510,20 @@ func dirBytes(dir string) (int64, error) {
 func DiskBytes(dir string, v *position.Variant) (int64, error) {
 	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	return dirBytes(variantDir(dir, v))
+}
+
+// streamBlocks writes layer n's blocks as the writer's records: value
+// block b under blockKey, distance block b under distanceKey.
+func (s *store) streamBlocks(w io.Writer, n int, blocks, distBlocks [][]byte) error {
+	for b, data := range blocks {
+		if err := writeKV(w, blockKey(s.v, n, b), data); err != nil {
+			return err
+		}
+	}
+	for b, data := range distBlocks {
+		if err := writeKV(w, distanceKey(s.v, n, b), data); err != nil {
+			return err
+		}
+	}
+	return nil
 }

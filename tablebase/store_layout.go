@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -26,7 +29,7 @@ import (
 //	DIR/<variant>.r<rules>/staging-NN/  the layer being written (a build
 //	                                    deletes leftovers when it starts)
 //	DIR/<variant>.r<rules>/staging-NN.graph  layer NN's spilled graph
-//	                                    (spill.go), unlinked once mapped
+//	                                    (build_graph.go), unlinked once mapped
 const (
 	markerName   = "mancala-tablebase.json"
 	layerFile    = "layer.json"
@@ -98,6 +101,7 @@ func checkMarker(dir string) error {
 		return fmt.Errorf("tablebase %s: %w", dir, err)
 	}
 	entries, err := os.ReadDir(dir)
+	entries = slices.DeleteFunc(entries, isMarkerTemp)
 	switch {
 	case err != nil && errors.Is(err, os.ErrNotExist), err == nil && len(entries) == 0:
 		return fmt.Errorf("%w in %s", ErrNoTablebase, dir)
@@ -134,11 +138,25 @@ func ensureMarker(dir string) error {
 	return writeFileSynced(filepath.Join(dir, markerName), append(data, '\n'))
 }
 
-// writeFileSynced writes a new file atomically (temporary file, sync,
-// rename, sync of the directory), with the umask's permissions.
+// isMarkerTemp reports a marker being written (writeFileSynced's
+// temporary, perhaps left by a killed build): a directory holding only
+// such files is still empty, so that two builds making one new directory
+// a tablebase at once, or a reader meanwhile, never take it for a
+// foreign directory.
+func isMarkerTemp(e fs.DirEntry) bool {
+	return strings.HasPrefix(e.Name(), markerName+".") && strings.HasSuffix(e.Name(), ".tmp")
+}
+
+// tempSeq numbers the temporary files of this process.
+var tempSeq atomic.Int64
+
+// writeFileSynced writes a new file atomically (a temporary file of its
+// own, sync, rename, sync of the directory), with the umask's
+// permissions. Two processes writing the same file at once both succeed,
+// the last rename winning.
 func writeFileSynced(path string, data []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	tmp := fmt.Sprintf("%s.%d-%d.tmp", path, os.Getpid(), tempSeq.Add(1))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
 		return err
 	}
@@ -169,8 +187,10 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// storedLayers lists the seed counts of the layer directories under vdir,
-// ascending.
+// storedLayers lists the seed counts of the layers under vdir, ascending:
+// every entry named layer-NN, whatever it is, so that one that is not a
+// readable directory (a dangling symlink, a file) is damage and not a
+// layer missing.
 func storedLayers(vdir string) ([]int, error) {
 	entries, err := os.ReadDir(vdir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -181,7 +201,7 @@ func storedLayers(vdir string) ([]int, error) {
 	}
 	var seeds []int
 	for _, e := range entries {
-		if n, ok := strings.CutPrefix(e.Name(), layerPrefix); ok && e.IsDir() {
+		if n, ok := strings.CutPrefix(e.Name(), layerPrefix); ok {
 			if k, err := strconv.Atoi(n); err == nil {
 				seeds = append(seeds, k)
 			}
@@ -390,7 +410,7 @@ type LayerInfo struct {
 	Seconds      float64   `json:"seconds"`      // wall time to build the layer
 	BuiltAt      time.Time `json:"built_at"`
 	ToolVersion  string    `json:"tool_version"`
-	// Format is the stored format (distance.go); 0 for layers written
+	// Format is the stored format (store_codec.go); 0 for layers written
 	// before it was recorded.
 	Format           int    `json:"format,omitempty"`
 	DistanceChecksum uint64 `json:"distance_xxhash64,omitempty"` // of the distances as little-endian uint16s

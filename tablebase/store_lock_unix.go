@@ -57,3 +57,12 @@ func diskFree(dir string) (int64, error) {
 	}
 	return int64(st.Bavail) * int64(st.Bsize), nil
 }
+
+// writableDir fails, as an *fs.PathError, when this process may not
+// delete entries of the directory dir (write and search permission).
+func writableDir(dir string) error {
+	if err := syscall.Access(dir, 0o3); err != nil { // W_OK | X_OK
+		return &os.PathError{Op: "access", Path: dir, Err: err}
+	}
+	return nil
+}

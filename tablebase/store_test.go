@@ -28,7 +28,7 @@ func lookup(t testing.TB, name string) *position.Variant {
 	return v
 }
 
-// TestKeys pins the key layout documented in store.go.
+// TestKeys pins the key layout documented in store_codec.go.
 func TestKeys(t *testing.T) {
 	v := lookup(t, "akon") // ID 3
 	if got, want := fmt.Sprintf("%x", blockKey(v, 14, 258)), "420300010e00000102"; got != want {

@@ -78,7 +78,7 @@ func buildAgrees(t *testing.T, v *position.Variant, opts BuildOptions, want [][2
 }
 
 // TestPartitionedMatchesShared: a layer split into rank ranges that
-// exchange batched updates (partition.go) gets the same values and
+// exchange batched updates (build_partition.go) gets the same values and
 // distances as the shared-memory propagation, by un-sowing (awari) and on
 // the graph (akon, djenon-abe).
 func TestPartitionedMatchesShared(t *testing.T) {

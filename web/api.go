@@ -9,6 +9,9 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/dustin/go-humanize/english"
+	"golang.org/x/sync/semaphore"
 )
 
 func (s *Server) variants(w http.ResponseWriter, r *http.Request) {
@@ -34,6 +37,9 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	if s.lookup(w, r, func(ctx context.Context) (any, bool, error) { return s.oracle.Lookup(ctx, q) }) {
+		return
+	}
 	s.search(w, r, q.Time, func(ctx context.Context) (any, error) { return s.oracle.Solve(ctx, q) })
 }
 
@@ -43,7 +49,10 @@ func (s *Server) query(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	s.search(w, r, s.cfg.Time, func(ctx context.Context) (any, error) { return s.oracle.Query(ctx, pos) })
+	s.lookup(w, r, func(ctx context.Context) (any, bool, error) {
+		res, err := s.oracle.Query(ctx, pos)
+		return res, true, err
+	})
 }
 
 func (s *Server) play(w http.ResponseWriter, r *http.Request) {
@@ -101,7 +110,7 @@ func (s *Server) checkGames(body string) (plies int, err error) {
 		games++
 		switch {
 		case games > s.cfg.Limits.Games:
-			return 0, fmt.Errorf("line %d: more than %d games", i+1, s.cfg.Limits.Games)
+			return 0, fmt.Errorf("line %d: more than %s", i+1, english.Plural(s.cfg.Limits.Games, "game", ""))
 		case len(start) > s.cfg.Limits.Position:
 			return 0, fmt.Errorf("line %d: position longer than %d bytes", i+1, s.cfg.Limits.Position)
 		case len(moves) > s.cfg.Limits.Plies:
@@ -128,17 +137,10 @@ func gameFields(line string) (start string, moves []string) {
 	return start, moveFields(rest)
 }
 
-// search runs one search under a slot of the semaphore: it waits at most
-// QueueWait for a slot (503 after), then gives the Oracle a context that
-// ends searchTime plus a grace from now.
+// search runs one search under a slot of the search semaphore (see
+// acquire), with a context that ends searchTime plus a grace from now.
 func (s *Server) search(w http.ResponseWriter, r *http.Request, searchTime time.Duration, run func(context.Context) (any, error)) {
-	wait, cancelWait := context.WithTimeout(r.Context(), s.cfg.QueueWait)
-	err := s.searches.Acquire(wait, 1)
-	cancelWait()
-	if err != nil {
-		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable,
-			fmt.Sprintf("server busy: %d searches running; try again shortly", s.cfg.Searches))
+	if !s.acquire(w, r, s.searches, english.Plural(s.cfg.Searches, "search", "")+" running") {
 		return
 	}
 	defer s.searches.Release(1)
@@ -146,6 +148,38 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, searchTime time.
 	defer cancel()
 	res, err := run(ctx)
 	s.answer(w, r, res, err)
+}
+
+// lookup runs a look-up under a slot of the look-up semaphore, apart from
+// the searches so that it never waits behind one, and reports whether it
+// answered: run's ok false (and no error) means the Oracle needs a
+// search instead, and nothing is written.
+func (s *Server) lookup(w http.ResponseWriter, r *http.Request, run func(context.Context) (any, bool, error)) bool {
+	if !s.acquire(w, r, s.lookups, english.Plural(s.cfg.Lookups, "look-up", "")+" running") {
+		return true
+	}
+	defer s.lookups.Release(1)
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Time+grace)
+	defer cancel()
+	res, ok, err := run(ctx)
+	if err == nil && !ok {
+		return false
+	}
+	s.answer(w, r, res, err)
+	return true
+}
+
+// acquire takes a slot of sem, waiting at most QueueWait; when none comes
+// free it answers 503 saying what is running, and returns false.
+func (s *Server) acquire(w http.ResponseWriter, r *http.Request, sem *semaphore.Weighted, running string) bool {
+	wait, cancelWait := context.WithTimeout(r.Context(), s.cfg.QueueWait)
+	defer cancelWait()
+	if err := sem.Acquire(wait, 1); err != nil {
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, "server busy: "+running+"; try again shortly")
+		return false
+	}
+	return true
 }
 
 // answer writes an Oracle's result, or its error: 400 for a BadRequest, 404

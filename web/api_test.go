@@ -52,6 +52,15 @@ func (f *fakeOracle) Solve(ctx context.Context, q SolveQuery) (any, error) {
 	return f.answer(ctx, q.Position, map[string]any{"position": q.Position, "value": 0, "exact": true})
 }
 
+// Lookup answers position "held" at once, as a tablebase would; every
+// other position needs a search.
+func (f *fakeOracle) Lookup(ctx context.Context, q SolveQuery) (any, bool, error) {
+	if q.Position != "held" {
+		return nil, false, nil
+	}
+	return map[string]any{"position": q.Position, "value": 2, "exact": true, "source": "tablebase"}, true, nil
+}
+
 func (f *fakeOracle) Query(ctx context.Context, pos string) (any, error) {
 	return f.answer(ctx, pos, map[string]any{"position": pos, "value": 1, "exact": true})
 }

@@ -35,14 +35,23 @@ func NewAnswers(cfg oracle.Config) (*Answers, error) {
 // Close releases the tablebases opened.
 func (a *Answers) Close() error { return a.o.Close() }
 
-// Variants describes every variant position knows.
+// Variants describes the games of rules.md (position.Variants), then
+// every kalah size under each rule set (position.KalahVariants).
 func (a *Answers) Variants() []VariantInfo {
 	var out []VariantInfo
-	for _, v := range position.Variants() {
+	for _, v := range append(position.Variants(), position.KalahVariants()...) {
 		start := position.Setup{Variant: v, Position: v.Start(), CapturesKnown: true}
-		out = append(out, VariantInfo{Name: v.Name, Pits: v.Pits, Seeds: v.Total(), Clockwise: v.Clockwise, Start: start.String()})
+		out = append(out, VariantInfo{Name: v.Name, Pits: v.Pits, Seeds: v.Total(), PitSeeds: v.StartSeeds,
+			Clockwise: v.Clockwise, Start: start.String(), Stores: v.HasStores(), Rules: rulesName(v)})
 	}
 	return out
+}
+
+// rulesName is v's name without the size notation.md appends to the
+// sizes of a rule set other than the default one ("-MxN": kalah-3x4 is
+// kalah's, kalah-std-3x4 kalah-std's).
+func rulesName(v *position.Variant) string {
+	return strings.TrimSuffix(v.Name, fmt.Sprintf("-%dx%d", v.Pits, v.StartSeeds))
 }
 
 // parseSetup reads a position string; a bad one is a BadRequest.
@@ -60,6 +69,20 @@ func (a *Answers) Solve(ctx context.Context, q SolveQuery) (any, error) {
 		return nil, err
 	}
 	return a.o.Solve(ctx, s, oracle.SolveOptions{AllMoves: q.All, Time: q.Time})
+}
+
+// Lookup is oracle.Lookup: an answer from a tablebase ready now, or ok
+// false.
+func (a *Answers) Lookup(ctx context.Context, q SolveQuery) (any, bool, error) {
+	s, err := parseSetup(q.Position)
+	if err != nil {
+		return nil, false, err
+	}
+	ans, ok, err := a.o.Lookup(ctx, s)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	return ans, true, nil
 }
 
 // Query answers from the tablebase on disk alone; a position it does not
@@ -84,18 +107,28 @@ func (a *Answers) Play(ctx context.Context, pos, moves string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	texts, err := position.SplitMoves([]string{moves})
-	if strings.TrimSpace(moves) == "" { // no moves: the position itself
-		texts, err = nil, nil
-	}
+	texts, err := moveList(moves)
 	if err != nil {
-		return nil, &BadRequest{Err: err}
+		return nil, err
 	}
 	res, err := oracle.Play(s, texts, false)
 	if err != nil {
 		return nil, &BadRequest{Err: err}
 	}
 	return res, nil
+}
+
+// moveList splits a request's move list (position.SplitMoves); no moves
+// is the position itself, a malformed list a BadRequest.
+func moveList(moves string) ([]string, error) {
+	if strings.TrimSpace(moves) == "" {
+		return nil, nil
+	}
+	texts, err := position.SplitMoves([]string{moves})
+	if err != nil {
+		return nil, &BadRequest{Err: err}
+	}
+	return texts, nil
 }
 
 // Analyze reads the games (oracle.ParseGames: a bad record or an illegal

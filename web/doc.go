@@ -7,10 +7,11 @@
 //	GET  /                 the board page (assets/board.html)
 //	GET  /analyze          the analysis page (assets/analyze.html)
 //	GET  /assets/...       scripts and styles, embedded in the binary
-//	GET  /api/variants     the variants: name, pits, seeds, sowing direction
+//	GET  /api/variants     the variants, every kalah size and rule set too: name, pits, seeds, sowing direction, stores, rule set
 //	GET  /api/solve?position=POS[&time=1s][&all=1]
 //	GET  /api/query?position=POS
 //	GET  /api/play?position=POS&moves=3,5,pass,1
+//	GET  /api/move?position=POS&moves=3,5,1[&time=500ms]   the engine's move (Mover)
 //	POST /api/analyze      body: games in the analyze format, text/plain
 //
 // Answers are the commands' --json objects. A request the Oracle rejects as
@@ -21,23 +22,27 @@
 // # The answers
 //
 // The handlers call an Oracle, a small interface of this package (Solve,
-// Query, Play, Analyze, Variants returning JSON-ready values), so that they
-// can be tested over a fake. Answers is the real one, one oracle.Oracle,
-// which decides which tablebase serves each variant: the tablebase on disk
-// opened read-only once and shared (a variant it lacks is searched), the
-// in-memory endgame tablebases built once (Warm, oracle's, builds them at
-// start), one solver a variant. Nothing here but HTTP.
+// Lookup, Query, Play, Analyze, Variants returning JSON-ready values), so
+// that they can be tested over a fake. Answers is the real one, one
+// oracle.Oracle, which decides which tablebase serves each variant: the
+// tablebase on disk opened read-only once and shared (a variant it lacks is
+// searched), the in-memory endgame tablebases built once (Warm, oracle's,
+// builds them at start), one solver a variant. Nothing here but HTTP.
 //
 // # Safe to leave running
 //
 // Everything the pages need is embedded (no CDN, no web fonts), and no
 // request names a file. Request bodies, position strings, move lists and
 // games are bounded (Limits). Every request runs under a deadline
-// (Config.Time, capped at MaxTime); searches (solve, query, analyze) take a
-// slot of a weighted semaphore (golang.org/x/sync/semaphore) of
+// (Config.Time, capped at MaxTime); searches (solve, analyze) take a slot
+// of a weighted semaphore (golang.org/x/sync/semaphore) of
 // Config.Searches slots, so a burst queues for at most Config.QueueWait
-// and then gets 503 rather than running unbounded searches at once. Play
-// is cheap and needs no slot. Responses carry a Content-Security-Policy
+// and then gets 503 rather than running unbounded searches at once.
+// Look-ups, what a tablebase answers at once (query, and a solve that
+// Oracle.Lookup answers), take a slot of a second semaphore
+// (Config.Lookups) instead, so that they never queue behind a search.
+// Play is cheap and needs no slot. At most Config.MaxConns connections
+// are open (conns.go): one more closes the one idle longest. Responses carry a Content-Security-Policy
 // without inline scripts or styles, X-Content-Type-Options, X-Frame-Options
 // and frame-ancestors, and Referrer-Policy. When the server listens on a
 // loopback address it answers only requests whose Host is a loopback name,

@@ -21,13 +21,22 @@ type Config struct {
 	Time time.Duration
 	// Searches is how many searches may run at once; default 1.
 	Searches int
+	// Lookups is how many look-ups (answers the tablebase gives at once:
+	// query, and solve of a position it holds) may run at once, beside
+	// the searches and without waiting for them; default 16.
+	Lookups int
 	// QueueWait is how long a request waits for a search slot before it
 	// gets 503; default 3 s.
 	QueueWait time.Duration
 	// LoopbackOnly makes the server answer only requests whose Host names
 	// a loopback address (set it when listening on one).
 	LoopbackOnly bool
-	Limits       Limits
+	// MaxConns bounds the open connections; default 256. A connection
+	// over it closes the one idle longest (its client reconnects when it
+	// next asks), or waits for one to end when none is idle, so that idle
+	// keep-alive connections cannot use up the process's file limit.
+	MaxConns int
+	Limits   Limits
 	// Logf, if set, receives one line per failed request (status 500).
 	Logf func(format string, args ...any)
 }
@@ -60,6 +69,8 @@ func (c Config) withDefaults() Config {
 	if c.QueueWait <= 0 {
 		c.QueueWait = 3 * time.Second
 	}
+	c.MaxConns = defaultTo(c.MaxConns, 256)
+	c.Lookups = defaultTo(c.Lookups, 16)
 	l := &c.Limits
 	l.Body = defaultTo(l.Body, 64<<10)
 	l.Position = defaultTo(l.Position, 256)
@@ -81,13 +92,15 @@ type Server struct {
 	cfg      Config
 	oracle   Oracle
 	searches *semaphore.Weighted
+	lookups  *semaphore.Weighted
 	handler  http.Handler
 }
 
 // New returns a server over o with cfg's bounds (defaults filled in).
 func New(o Oracle, cfg Config) *Server {
 	cfg = cfg.withDefaults()
-	s := &Server{cfg: cfg, oracle: o, searches: semaphore.NewWeighted(int64(cfg.Searches))}
+	s := &Server{cfg: cfg, oracle: o, searches: semaphore.NewWeighted(int64(cfg.Searches)),
+		lookups: semaphore.NewWeighted(int64(cfg.Lookups))}
 	s.handler = s.routes()
 	return s
 }
@@ -108,6 +121,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("/api/solve", only("GET", s.solve))
 	mux.HandleFunc("/api/query", only("GET", s.query))
 	mux.HandleFunc("/api/play", only("GET", s.play))
+	mux.HandleFunc("/api/move", only("GET", s.move))
 	mux.HandleFunc("/api/analyze", only("POST", s.analyze))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API route: "+r.Method+" "+r.URL.Path)
@@ -178,6 +192,7 @@ func IsLoopback(addr string) bool {
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	base, cancelRequests := context.WithCancel(context.Background())
 	defer cancelRequests()
+	limited := newConnLimit(ln, s.cfg.MaxConns)
 	srv := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 5 * time.Second,
@@ -186,9 +201,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       60 * time.Second,
 		MaxHeaderBytes:    32 << 10,
 		BaseContext:       func(net.Listener) context.Context { return base },
+		ConnState:         limited.connState,
 	}
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	go func() { done <- srv.Serve(limited) }()
 	select {
 	case err := <-done:
 		return err

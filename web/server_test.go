@@ -122,3 +122,48 @@ func TestClientGoneFreesTheSlot(t *testing.T) {
 		t.Errorf("status %d after %v, want 200: the slot was not freed", resp.StatusCode, time.Since(start))
 	}
 }
+
+// Look-ups the tablebase answers at once (solve of a position it holds,
+// query) do not wait for the search slots: with every slot held by a
+// search that blocks, they are answered, while a solve that needs a
+// search gets 503.
+func TestLookupsDoNotQueueBehindSearches(t *testing.T) {
+	f := newFake()
+	h := New(f, Config{Searches: 2, QueueWait: 50 * time.Millisecond}).Handler()
+	done := make(chan int, 2)
+	for range 2 {
+		go func() {
+			resp, _ := do(t, h, "GET", "/api/solve?position=slow", "")
+			done <- resp.StatusCode
+		}()
+	}
+	<-f.started
+	<-f.started
+	for _, target := range []string{"/api/solve?position=held&all=1", "/api/query?position=awari"} {
+		if resp, body := do(t, h, "GET", target, ""); resp.StatusCode != 200 {
+			t.Errorf("%s with every search slot held: status %d %s, want 200", target, resp.StatusCode, body)
+		}
+	}
+	if resp, _ := do(t, h, "GET", "/api/solve?position=awari", ""); resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("a solve that needs a search: status %d, want 503", resp.StatusCode)
+	}
+	close(f.release)
+	for range 2 {
+		if got := <-done; got != 200 {
+			t.Errorf("a search: status %d", got)
+		}
+	}
+}
+
+// The busy message counts the slots in words: "1 search running".
+func TestBusyMessageSingular(t *testing.T) {
+	f := newFake()
+	h := New(f, Config{Searches: 1, QueueWait: 10 * time.Millisecond}).Handler()
+	go do(t, h, "GET", "/api/solve?position=slow", "")
+	<-f.started
+	defer close(f.release)
+	resp, body := do(t, h, "GET", "/api/solve?position=awari", "")
+	if msg := errorOf(t, body); resp.StatusCode != 503 || msg != "server busy: 1 search running; try again shortly" {
+		t.Errorf("status %d: %q", resp.StatusCode, msg)
+	}
+}

@@ -15,6 +15,12 @@ async function init() {
     e.preventDefault();
     analyse($("games").value);
   });
+  // The board page's "Analyse this game" link: ?game=START MOVES.
+  const game = new URLSearchParams(location.search).get("game");
+  if (game) {
+    $("games").value = game;
+    await analyse(game);
+  }
 }
 
 async function analyse(text) {
@@ -54,7 +60,7 @@ function selectGame(i) {
   $("result").hidden = false;
   const g = page.game;
   const cut = g.complete === false ? " analysed before the server's time limit ran out" : "";
-  $("game-title").textContent = `${page.games.length > 1 ? `Game ${i + 1}: ` : ""}${g.position}, ${g.plies.length} plies${cut}`;
+  $("game-title").textContent = `${page.games.length > 1 ? `Game ${i + 1}: ` : ""}${g.position}, ${count(g.plies.length, "ply", "plies")}${cut}`;
   renderGraph(g);
   renderSummary(g);
   renderPlies(g);
@@ -102,7 +108,7 @@ function renderGraph(g) {
     }
     const c = el("circle", { cx: cx, cy: cy, r: 4.5, class: `point p${p.player}` + (p.exact ? "" : " estimate"),
       "data-ply": p.ply, tabindex: "0" }, svg);
-    el("title", {}, c, `ply ${p.ply}: player ${p.player} plays ${moveText(p.move)}; value ${signed(p.value)} ` +
+    el("title", {}, c, `ply ${p.ply}: player ${p.player} plays ${playedText(p.move, p.captured, p.again)}; value ${signed(p.value)} ` +
       `for player ${p.player}, the move ${signed(p.move_value)} (${p.class})`);
     c.addEventListener("click", () => selectPly(p.ply));
   });
@@ -124,6 +130,9 @@ function renderSummary(g) {
     html("td", {}, tr, `${Number(p.accuracy).toFixed(1)}%`);
     for (const k of ["best", "inaccuracy", "mistake", "blunder"]) html("td", {}, tr, String(p[k]));
   }
+  const vary = g.estimated_plies > 0 ? " (estimates depend on the time each ply had)" : "";
+  $("proven").textContent = `${count(g.plies.length, "ply", "plies")}: ${g.exact_plies} proven, ` +
+    `${count(g.estimated_plies, "estimate", "estimates")}${vary}.`;
   const fin = $("final");
   fin.textContent = g.game_over
     ? `Game over (${g.end})${g.final_score ? `: ${g.final_score[0]}-${g.final_score[1]}` : ""}.`
@@ -140,12 +149,21 @@ function renderPlies(g) {
   const body = html("tbody", {}, t);
   for (const p of g.plies) {
     const tr = html("tr", { class: `p${p.player} ${p.class}`, "data-ply": p.ply, tabindex: "0" }, body);
-    const cells = [p.ply, `player ${p.player}`, moveText(p.move), p.captured, signed(p.value), signed(p.move_value),
-      p.loss, p.class, (p.best_moves || []).map(moveText).join(", "), p.exact ? "yes" : "estimate"];
+    const cells = [p.ply, `player ${p.player}`, moveText(p.move) + (p.again ? " again" : ""), p.captured, signed(p.value), signed(p.move_value),
+      p.loss, p.class, bestText(p), p.exact ? "yes" : "estimate"];
     for (const c of cells) html("td", {}, tr, String(c));
     tr.addEventListener("click", () => selectPly(p.ply));
     tr.addEventListener("keydown", (e) => { if (e.key === "Enter") selectPly(p.ply); });
   }
+}
+
+// bestText lists a ply's best moves; "?" at the end says that a proven
+// ply's list may lack moves as good (the search proved the value, not
+// every move).
+function bestText(p) {
+  const best = (p.best_moves || []).map(moveText);
+  if (p.exact && !p.best_moves_complete) best.push("?");
+  return best.join(", ");
 }
 
 // selectPly shows the board before ply k, the move played and the best
@@ -161,8 +179,8 @@ function selectPly(k) {
     c.classList.toggle("selected", Number(c.getAttribute("data-ply")) === k);
   }
   const pos = parsePosition(p ? p.position : g.position);
-  const variant = page.variants.get(pos.variant) || { clockwise: false };
-  const opts = { clockwise: variant.clockwise, best: [] };
+  const variant = page.variants.get(pos.variant) || { clockwise: false, stores: false };
+  const opts = { clockwise: variant.clockwise, stores: variant.stores, best: [] };
   if (p) {
     opts.played = p.move;
     opts.best = p.best_moves || [];
@@ -176,8 +194,8 @@ function selectPly(k) {
   board.setAttribute("data-position", p ? p.position : g.position);
   const info = $("ply-info");
   info.textContent = p
-    ? `Before ply ${p.ply}: player ${p.player} played ${moveText(p.move)} (${signed(p.move_value)}); ` +
-      `best ${(p.best_moves || []).map(moveText).join(", ")} (${signed(p.value)}), loss ${p.loss}: ${p.class}.`
+    ? `Before ply ${p.ply}: player ${p.player} played ${playedText(p.move, p.captured, p.again)} (${signed(p.move_value)}); ` +
+      `best ${bestText(p)} (${signed(p.value)}), loss ${p.loss}: ${p.class}.`
     : "";
 }
 

@@ -3,7 +3,8 @@
 "use strict";
 
 const state = {
-  variants: new Map(), // name -> {name, pits, seeds, clockwise, start}
+  variants: new Map(), // name -> {name, pits, seeds, pit_seeds, clockwise, start, stores, rules}
+  groups: new Map(),   // rule set -> its variants (variantGroups)
   start: "awari",      // the start position as given
   moves: [],           // moves played, as strings
   redo: [],            // moves undone, last undone last
@@ -11,21 +12,40 @@ const state = {
   abort: null,         // cancels the requests of the previous load
   play: null,          // the last /api/play answer
   solve: null,         // the last /api/solve answer for play.position
+  engine: 0,           // the player the engine plays, 0 none
+  engineTime: "500ms", // its time a move
 };
+
+const engineTimes = ["200ms", "500ms", "1s", "2s", "5s"];
 
 const $ = (id) => document.getElementById(id);
 
 async function init() {
   const variants = await api("/api/variants");
-  for (const v of variants) {
-    state.variants.set(v.name, v);
-    html("option", { value: v.name }, $("variant"), v.name);
+  for (const v of variants) state.variants.set(v.name, v);
+  state.groups = variantGroups(variants);
+  for (const [rules, sizes] of state.groups) {
+    html("option", { value: rules }, $("variant"), sizes.length > 1 ? `${rules} (${sizes.length} sizes)` : rules);
   }
   const params = new URLSearchParams(location.search);
   state.start = params.get("position") || "awari";
   state.moves = (params.get("moves") || "").split(/[ ,]+/).filter((m) => m !== "");
-  $("variant").addEventListener("change", () => newGame($("variant").value));
-  $("new").addEventListener("click", () => newGame($("variant").value));
+  state.engine = ["1", "2"].includes(params.get("engine")) ? Number(params.get("engine")) : 0;
+  if (engineTimes.includes(params.get("time"))) state.engineTime = params.get("time");
+  $("engine-side").value = String(state.engine);
+  $("engine-time").value = state.engineTime;
+  $("engine-side").addEventListener("change", () => {
+    state.engine = Number($("engine-side").value);
+    load();
+  });
+  $("engine-time").addEventListener("change", () => {
+    state.engineTime = $("engine-time").value;
+    history.replaceState(null, "", boardURL());
+  });
+  $("variant").addEventListener("change", () => newGame(pickVariant()));
+  $("pits").addEventListener("change", () => newGame(pickVariant()));
+  $("seeds").addEventListener("change", () => newGame(pickVariant()));
+  $("new").addEventListener("click", () => newGame(pickVariant()));
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("best").addEventListener("click", playBest);
@@ -36,6 +56,33 @@ async function init() {
     if (text !== "") newGame(text);
   });
   await load();
+}
+
+// pickVariant is the variant the pickers name: the rule set chosen, in
+// the size chosen when it has that size, else its own default size (the
+// variant named as the rule set) or its first.
+function pickVariant() {
+  const sizes = state.groups.get($("variant").value) || [];
+  const pits = Number($("pits").value), seeds = Number($("seeds").value);
+  const v = sizes.find((x) => x.pits === pits && x.pit_seeds === seeds) ||
+    sizes.find((x) => x.name === $("variant").value) || sizes[0];
+  return v ? v.name : $("variant").value;
+}
+
+// showPicker sets the pickers to variant v: its rule set, and when that
+// has several sizes, the pits and seeds of each size it has.
+function showPicker(v) {
+  const sizes = state.groups.get(v.rules) || [v];
+  $("variant").value = v.rules;
+  $("size").hidden = sizes.length < 2;
+  const fill = (id, values, chosen) => {
+    const sel = $(id);
+    sel.replaceChildren();
+    for (const n of [...new Set(values)].sort((a, b) => a - b)) html("option", { value: n }, sel, String(n));
+    sel.value = String(chosen);
+  };
+  fill("pits", sizes.map((x) => x.pits), v.pits);
+  fill("seeds", sizes.filter((x) => x.pits === v.pits).map((x) => x.pit_seeds), v.pit_seeds);
 }
 
 function newGame(start) {
@@ -51,9 +98,15 @@ function playMove(pit) {
   load({ undoOnError: true });
 }
 
+// undo takes back the last move; against the engine, when that move was
+// the engine's, the player's move before it too, so that it is the
+// player's turn again.
 function undo() {
   if (state.moves.length === 0) return;
+  const played = (state.play && state.play.moves || []).filter((m) => m.move !== "pass");
+  const last = played.length ? played[played.length - 1].player : 0;
   state.redo.push(state.moves.pop());
+  if (state.engine !== 0 && last === state.engine && state.moves.length > 0) state.redo.push(state.moves.pop());
   load();
 }
 
@@ -84,6 +137,10 @@ async function copyPosition() {
 function boardURL() {
   const params = new URLSearchParams({ position: state.start });
   if (state.moves.length) params.set("moves", state.moves.join(","));
+  if (state.engine !== 0) {
+    params.set("engine", String(state.engine));
+    params.set("time", state.engineTime);
+  }
   return "/?" + params.toString().replaceAll("%2C", ",").replaceAll("%3A", ":").replaceAll("%2F", "/");
 }
 
@@ -119,6 +176,10 @@ async function load(opts) {
     board.setAttribute("data-state", "ready");
     return;
   }
+  if (state.engine === parsePosition(play.position).side) {
+    await engineMove(seq, abort);
+    return;
+  }
   try {
     const q = new URLSearchParams({ position: play.position, all: "1" });
     const solve = await api("/api/solve?" + q, { signal: abort.signal });
@@ -133,12 +194,35 @@ async function load(opts) {
   }
 }
 
+// engineMove asks /api/move for the engine's move in the game so far,
+// shows its answer, and plays the move. The board stays "loading" until it
+// is the player's turn again.
+async function engineMove(seq, abort) {
+  $("evaluation").textContent = `the engine is thinking (${state.engineTime})\u2026`;
+  let answer;
+  try {
+    const q = new URLSearchParams({ position: state.start, moves: state.moves.join(","), time: state.engineTime });
+    answer = await api("/api/move?" + q, { signal: abort.signal });
+  } catch (err) {
+    if (seq !== state.seq) return;
+    showError($("error"), err);
+    $("board").setAttribute("data-state", "error");
+    return;
+  }
+  if (seq !== state.seq) return;
+  state.moves.push(String(answer.move));
+  state.redo = [];
+  load();
+}
+
 function render() {
   const play = state.play;
   const pos = parsePosition(play.position);
-  const variant = state.variants.get(pos.variant) || { clockwise: false };
-  if ($("variant").value !== pos.variant) $("variant").value = pos.variant;
-  const opts = { clockwise: variant.clockwise, over: play.game_over, onPlay: playMove };
+  const variant = state.variants.get(pos.variant) || { clockwise: false, stores: false };
+  if (state.variants.has(pos.variant)) showPicker(variant);
+  // Nothing is playable while the engine is to move.
+  const onPlay = state.engine === pos.side ? null : playMove;
+  const opts = { clockwise: variant.clockwise, stores: variant.stores, over: play.game_over, onPlay };
   const s = state.solve;
   if (s) {
     opts.moves = new Map();
@@ -149,18 +233,25 @@ function render() {
   const board = $("board");
   drawBoard(board, pos, opts);
   board.setAttribute("data-position", play.position);
-  renderStatus(play, pos);
+  renderStatus(play, pos, variant);
   renderNote(play, pos);
   renderEvaluation(s, pos);
   $("pos-out").value = play.position;
   $("link").setAttribute("href", boardURL());
+  $("analyze-link").setAttribute("href", "/analyze?" + new URLSearchParams({ game: gameRecord() }));
   renderMoves(play);
   $("undo").disabled = state.moves.length === 0;
   $("redo").disabled = state.redo.length === 0;
-  $("best").disabled = !s || play.game_over;
+  $("best").disabled = !s || play.game_over || state.engine === pos.side;
 }
 
-function renderStatus(play, pos) {
+// gameRecord is the game so far as analyze reads it: the start position,
+// then the moves.
+function gameRecord() {
+  return [state.start].concat(state.moves).join(" ");
+}
+
+function renderStatus(play, pos, variant) {
   const status = $("status");
   status.replaceChildren();
   if (play.game_over) {
@@ -170,19 +261,27 @@ function renderStatus(play, pos) {
   }
   html("span", { class: `turn p${pos.side}` }, status, `Player ${pos.side} to move`);
   const seeds = pos.rows[0].concat(pos.rows[1]).reduce((a, b) => a + b, 0);
-  status.append(`, ${seeds} seeds on the board`);
-  if (pos.captures) status.append(`; captured: player 1 ${pos.captures[0]}, player 2 ${pos.captures[1]}`);
+  status.append(`, ${count(seeds, "seed", "seeds")} on the board`);
+  const held = variant.stores ? "in the stores" : "captured";
+  if (pos.captures) status.append(`; ${held}: player 1 ${pos.captures[0]}, player 2 ${pos.captures[1]}`);
   status.append(".");
 }
 
-// renderNote says when a player had to pass: the line's last ply is a
-// forced pass (notation.md: play lists each one as a move of its own).
+// renderNote says when the player to move moves again: the line's last
+// ply is a forced pass (notation.md: play lists each one as a move of its
+// own), or a move after which its player moves again (kalah's extra
+// move: play marks it "again").
 function renderNote(play, pos) {
   const note = $("note");
   const last = play.moves && play.moves.length ? play.moves[play.moves.length - 1] : null;
-  const passer = last && last.move === "pass" ? last.player : 0;
-  note.hidden = passer === 0 || play.game_over;
-  note.textContent = passer ? `Player ${passer} has no legal move and passes; player ${pos.side} moves again.` : "";
+  let text = "";
+  if (last && last.move === "pass") {
+    text = `Player ${last.player} has no legal move and passes; player ${pos.side} moves again.`;
+  } else if (last && last.again) {
+    text = `Player ${last.player}'s move ${moveText(last.move)} ended in the store: an extra move, player ${pos.side} moves again.`;
+  }
+  note.hidden = text === "" || play.game_over;
+  note.textContent = text;
 }
 
 function renderEvaluation(s, pos) {
@@ -196,17 +295,22 @@ function renderEvaluation(s, pos) {
   const how = s.exact ? "exact" : `estimate at depth ${s.depth}`;
   html("strong", {}, ev, `Value ${signed(s.value)} for player ${pos.side}`);
   ev.append(` (${how}). Best: ${(s.best_moves || []).map(moveText).join(", ") || "-"}.`);
+  // The tablebase's distance: plies to the capture or game end that
+  // realises the value (none for a value of 0).
+  if (s.distance !== undefined && s.value !== 0) {
+    html("span", { class: "distance" }, ev, ` Distance: ${count(s.distance, "ply", "plies")} to the capture or game end that realises it.`);
+  }
   if (s.pv && s.pv.length) {
     const shown = s.pv.slice(0, 16).map(moveText).join(" ");
     ev.append(` Line: ${shown}${s.pv.length > 16 ? ` \u2026 (${s.pv.length} plies)` : ""}.`);
   }
   const stats = [];
   if (s.source === "tablebase") {
-    stats.push(`from the tablebase (${s.tablebase_in_memory ? "built in memory, " : ""}up to ${s.tablebase_seeds} seeds)`);
+    stats.push(`from the tablebase (${s.tablebase_in_memory ? "built in memory, " : ""}up to ${count(s.tablebase_seeds, "seed", "seeds")})`);
   } else {
     if (s.depth !== undefined) stats.push(`depth ${s.depth}`);
-    if (s.nodes !== undefined) stats.push(`${s.nodes.toLocaleString("en")} nodes`);
-    if (s.tablebase) stats.push(`tablebase up to ${s.tablebase_seeds} seeds`);
+    if (s.nodes !== undefined) stats.push(`${s.nodes.toLocaleString("en")} ${s.nodes === 1 ? "node" : "nodes"}`);
+    if (s.tablebase) stats.push(`tablebase up to ${count(s.tablebase_seeds, "seed", "seeds")}`);
   }
   if (s.seconds !== undefined) stats.push(s.seconds < 1 ? `${(1000 * s.seconds).toFixed(1)} ms` : `${s.seconds.toFixed(2)} s`);
   if (stats.length) html("span", { class: "stats" }, ev, ` ${stats.join(", ")}`);
@@ -221,8 +325,7 @@ function renderMoves(play) {
   }
   play.moves.forEach((m, i) => {
     const who = m.player ? `P${m.player} ` : "";
-    const cap = m.captured ? ` \u00d7${m.captured}` : "";
-    html("span", { class: m.player ? `move p${m.player}` : "move" }, out, `${i + 1}. ${who}${moveText(m.move)}${cap}`);
+    html("span", { class: m.player ? `move p${m.player}` : "move" }, out, `${i + 1}. ${who}${playedText(m.move, m.captured, m.again)}`);
   });
 }
 

@@ -3,7 +3,6 @@ package tablebase
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -49,7 +48,7 @@ import (
 // with a barrier between measures.
 //
 // Memory: the layer's result is a propagation state array (4 bytes a
-// position, propagate.go's format: resolved, value, distance), which
+// position, build_propagate.go's format: resolved, value, distance), which
 // encodeLayer compresses as it does a propagation's; the row tables are
 // small (C(n+Pits, Pits) rows).
 
@@ -65,40 +64,9 @@ const forwardTask = 1 << 13
 // pass: no position of v recurs (kalah).
 func canForward(v *position.Variant) bool { return !v.CanRepeat() }
 
-// useForward reports whether layer n is solved by the forward pass: the
-// automatic choice for a variant without repetition (it needs the least
-// memory of all methods), or asked for.
-func (b *builder) useForward(n int) bool {
-	switch b.opts.Method {
-	case MethodAuto, MethodForward:
-		return canForward(b.v)
-	}
-	return false
-}
-
-// forwardMemory returns layer n's own bytes by the forward pass, and the
-// lower layers' share and whether they are read from disk.
-func (b *builder) forwardMemory(n int) (own, lower int64, disk bool) {
-	own = int64(forwardBytes * float64(b.ix.Size(n)))
-	lower, disk = b.lowerHeld(n, own)
-	return own, lower, disk
-}
-
 // errForwardOrder reports an in-layer child met before it was solved: the
 // variant's moves do not raise the measure (a defect, not bad input).
 var errForwardOrder = errors.New("forward pass: an in-layer child was not solved before its parent (the variant can repeat?)")
-
-// solveForward is solveWith for the forward pass.
-func (b *builder) solveForward(ctx context.Context, n int, size int64, lower lowerValues) (solved, error) {
-	if !canForward(b.v) {
-		return solved{}, fmt.Errorf("%s cannot be built by the forward pass (its positions can recur)", b.v.Name)
-	}
-	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: lower,
-		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress)}
-	state, err := s.forward(ctx)
-	b.edges = s.edges
-	return solved{state: state, method: "forward", rounds: s.rounds}, err
-}
 
 // rowTable lists every row of pits pits holding at most n seeds, grouped
 // by seeds and weight (w above), with the two parts of the rank of a
@@ -107,6 +75,7 @@ type rowTable struct {
 	rows  []uint64 // packed rows, grouped by (seeds, weight)
 	own   []uint64 // rank part of the row as the mover's row
 	opp   []uint64 // rank part of the row as the opponent's row in layer n
+	opp1  []uint64 // the same in layer n-1 (0 for the rows of n seeds)
 	start [][]int  // rows of s seeds and weight w: rows[start[s][w]:start[s][w+1]]
 }
 
@@ -144,14 +113,21 @@ func newRowTable(ix *Index, n int) *rowTable {
 			for _, r := range byGroup[s][w] {
 				t.rows = append(t.rows, r)
 				t.own = append(t.own, ix.Rank(position.Position{Own: r}))
-				// as the opponent's row, the own row holds n-s seeds: z
-				zo := position.Position{Own: uint64(n - s)}
-				t.opp = append(t.opp, ix.Rank(position.Position{Own: zo.Own, Opp: r})-ix.Rank(zo))
+				t.opp = append(t.opp, ix.oppPart(r, n-s))
+				t.opp1 = append(t.opp1, ix.oppPart(r, max(n-1-s, 0)))
 			}
 		}
 		t.start[s][maxW+1] = len(t.rows)
 	}
 	return t
+}
+
+// oppPart returns the part of Rank that row contributes as the
+// opponent's row beside an own row of own seeds: Rank(a, row) - Rank(a, 0)
+// for any such a (index.go's opponent terms see a only through its seeds).
+func (ix *Index) oppPart(row uint64, own int) uint64 {
+	z := position.Position{Own: uint64(own)} // own seeds in pit 1
+	return ix.Rank(position.Position{Own: z.Own, Opp: row}) - ix.Rank(z)
 }
 
 // group returns the indices [lo, hi) of the rows of s seeds and weight w,
@@ -251,7 +227,7 @@ func (s *layerSolver) forwardMeasure(jobs []forwardJob, t *rowTable, state []uin
 // than the caches, and children are scattered), and loads that do not
 // depend on each other, issued in one tight loop, overlap in the memory
 // system, where one position at a time would wait for each in turn.
-const forwardBatch = 64
+const forwardBatch = 256
 
 // forwarder is one worker of the forward pass: a batch of positions, their
 // moves, and their children's ranks and results.
@@ -261,6 +237,7 @@ type forwarder struct {
 	state []uint32
 	mem   memLower // the lower layers when they are in memory, else nil
 	edges int64    // moves inside the layer seen so far
+	parts [16]partCache
 
 	count int                                           // positions in the batch
 	pos   [forwardBatch]position.Position               // the positions
@@ -290,7 +267,7 @@ func (f *forwarder) block(j forwardJob) (int64, error) {
 	for a := j.ownLo; a < j.ownHi; a++ {
 		own, base := t.rows[a], t.own[a]
 		for b := j.oppLo; b < j.oppHi; b++ {
-			f.add(position.Position{Own: own, Opp: t.rows[b]}, uint32(base+t.opp[b]))
+			f.add(position.Position{Own: own, Opp: t.rows[b]}, uint32(base+t.opp[b]), b)
 			if f.count == forwardBatch {
 				if err := f.flush(); err != nil {
 					return 0, err
@@ -301,16 +278,16 @@ func (f *forwarder) block(j forwardJob) (int64, error) {
 	return int64(j.ownHi-j.ownLo) * int64(j.oppHi-j.oppLo), f.flush()
 }
 
-// add puts p, of rank r, in the batch with its moves and their children's
-// ranks.
-func (f *forwarder) add(p position.Position, r uint32) {
+// add puts p, of rank r and opponent row t.rows[b], in the batch with its
+// moves and their children's ranks.
+func (f *forwarder) add(p position.Position, r uint32, b int) {
 	s, k := f.s, f.count
 	f.pos[k], f.at[k] = p, r
 	nm := s.v.Moves(p, &f.moves[k])
 	f.nm[k] = nm
 	for j := range f.moves[k][:nm] {
 		m := &f.moves[k][j]
-		rank := uint32(s.ix.Rank(m.Next))
+		rank := uint32(f.rank(p, m, b))
 		if m.Captured > 0 {
 			f.exitLayer = append(f.exitLayer, s.n-int(m.Captured))
 			f.exitRank = append(f.exitRank, rank)
@@ -319,6 +296,43 @@ func (f *forwarder) add(p position.Position, r uint32) {
 		}
 	}
 	f.count++
+}
+
+// rank returns the rank of m.Next, played from p whose opponent row is
+// t.rows[b]. A rank is the own row's part plus the opponent row's part
+// given the own row's seeds (rowTable). While a block sweeps the opponent
+// rows, the own row is fixed, and most children keep a row of p whole: a
+// move inside the layer leads to (p.Opp, Y), kalah's extra move to (X,
+// p.Opp), with Y and X the same for every opponent row, and a capture or
+// a lap past the store keeps the same opponent row for many of them. So
+// p.Opp's own part comes from the table, the other parts are remembered by
+// pit (partCache), and only the rest is ranked.
+func (f *forwarder) rank(p position.Position, m *position.Move, b int) uint64 {
+	s, next := f.s, m.Next
+	slot := &f.parts[m.Pit&15]
+	switch {
+	case next.Own == p.Opp:
+		x := position.RowSeeds(next.Own)
+		if slot.oppRow != next.Opp || slot.oppSeeds != x {
+			slot.oppRow, slot.oppSeeds, slot.opp = next.Opp, x, s.ix.oppPart(next.Opp, x)
+		}
+		return f.t.own[b] + slot.opp
+	case next.Opp == p.Opp && m.Captured == 1:
+		if slot.ownRow != next.Own {
+			slot.ownRow, slot.own = next.Own, s.ix.Rank(position.Position{Own: next.Own})
+		}
+		return slot.own + f.t.opp1[b]
+	}
+	return s.ix.Rank(next)
+}
+
+// partCache holds the rank parts forwarder.rank remembers for one pit: of
+// oppRow as the opponent's row beside an own row of oppSeeds seeds, and
+// of ownRow as the own row.
+type partCache struct {
+	oppRow, ownRow uint64
+	oppSeeds       int
+	opp, own       uint64
 }
 
 // flush gathers the batch's children, solves its positions and empties it.
