@@ -123,11 +123,14 @@ type Solver struct {
 }
 
 // New returns a Solver with the given options. It returns an error for a
-// negative option.
+// negative option or an unknown Estimate.
 func New(opts Options) (*Solver, error) {
-	if opts.Threads < 0 || opts.HashMiB < 0 || opts.MaxDepth < 0 || opts.Estimate > EstimateTuned {
+	if opts.Threads < 0 || opts.HashMiB < 0 || opts.MaxDepth < 0 {
 		return nil, fmt.Errorf("solver: negative option (threads %d, hash %d MiB, depth %d)",
 			opts.Threads, opts.HashMiB, opts.MaxDepth)
+	}
+	if opts.Estimate > EstimateTuned {
+		return nil, fmt.Errorf("solver: unknown estimate %d", opts.Estimate)
 	}
 	if opts.Threads == 0 {
 		opts.Threads = runtime.NumCPU()
