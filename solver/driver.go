@@ -33,7 +33,8 @@ type search struct {
 	// each player their own row.
 	neutral bool
 	salt    uint64
-	lo, hi  []atomic.Int32 // proven bounds on each root move's value
+	weights *[nFeatures]int32 // the tuned estimate's, fixed point; nil: EstimateRows
+	lo, hi  []atomic.Int32    // proven bounds on each root move's value
 	// line holds the game's positions before the root in its layer
 	// (Request.History); rootHistory is the line hash of the root's
 	// children: the XOR of pathHash over line and the root.
@@ -75,6 +76,9 @@ func newSearch(s *Solver, v *position.Variant, p position.Position, moves []posi
 		neutral: v.Repetition == position.RepetitionNobody}
 	if !sr.repeats {
 		line = nil
+	}
+	if opts.Estimate.tunes(v) {
+		sr.weights = s.weights
 	}
 	for _, q := range line {
 		// Only positions of the root's layer can repeat (seeds only leave

@@ -1,0 +1,171 @@
+package solver
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/tablebase"
+)
+
+// TuneEnv names the oware tablebase directory that TestTuneEstimate fits
+// the tuned estimate's weights to; unset, the test is skipped.
+const TuneEnv = "MANCALA_TUNE"
+
+// tuneSamples is how many positions the fit uses.
+const tuneSamples = 200_000
+
+// TestTuneEstimate fits tunedWeights: least squares of the exact values of
+// positions the tablebase holds (10 to its largest seed count, from random
+// playouts of oware from the start, seeded, so the run is reproducible)
+// on their features. It prints the weights as Go, for estimate.go, with
+// the fit's root-mean-square error beside that of EstimateRows.
+func TestTuneEstimate(t *testing.T) {
+	dir := os.Getenv(TuneEnv)
+	if dir == "" {
+		t.Skipf("set %s to an oware tablebase directory", TuneEnv)
+	}
+	v := mustVariant(t, "oware")
+	tb, err := tablebase.OpenProber(dir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	top := tb.MaxSeeds()
+	if top < 10 {
+		t.Fatalf("%s holds %d seeds, want at least 10", dir, top)
+	}
+	xs, ys := tuneSet(t, v, tb, top)
+	dropFeatures(xs, os.Getenv("MANCALA_TUNE_DROP"))
+	w := leastSquares(xs, ys)
+	var fw [nFeatures]float64
+	copy(fw[:], w)
+	t.Logf("%d positions of 10..%d seeds; rms error: rows estimate %.3f, tuned %.3f seeds",
+		len(ys), top, rms(xs, ys, func(x []float64) float64 { return 0.25 * x[fRowDiff] }),
+		rms(xs, ys, func(x []float64) float64 { return dot(fw[:], x) }))
+	var b strings.Builder
+	for i, x := range fw {
+		fmt.Fprintf(&b, "\t%.4f, // %s\n", x, featureNames[i])
+	}
+	t.Logf("var tunedWeights = [nFeatures]float64{\n%s}", b.String())
+}
+
+// tuneSet samples positions and their exact values.
+func tuneSet(t *testing.T, v *position.Variant, tb *tablebase.Prober, top int) ([][]float64, []float64) {
+	rng := rand.New(rand.NewPCG(18, 2026))
+	var xs [][]float64
+	var ys []float64
+	var buf [position.MaxPits]position.Move
+	for len(ys) < tuneSamples {
+		target := 10 + rng.IntN(top-9)
+		p := v.Start()
+		for n := v.Moves(p, &buf); n > 0 && p.Seeds() > target; n = v.Moves(p, &buf) {
+			p = buf[rng.IntN(n)].Next
+		}
+		n := v.Moves(p, &buf)
+		if n == 0 || buf[0].IsPass() || p.Seeds() > top {
+			continue
+		}
+		val, ok := tb.Probe(p)
+		if !ok {
+			t.Fatalf("%s: not in the tablebase", position.Format(v, p))
+		}
+		var f [nFeatures]int32
+		features(v, p, &buf, n, &f)
+		x := make([]float64, nFeatures)
+		for i := range f {
+			x[i] = float64(f[i])
+		}
+		xs, ys = append(xs, x), append(ys, float64(val))
+	}
+	return xs, ys
+}
+
+// dropFeatures zeroes the named features (comma separated), so that the
+// fit gives them weight 0: for comparing feature sets.
+func dropFeatures(xs [][]float64, names string) {
+	for _, name := range strings.Split(names, ",") {
+		for i, n := range featureNames {
+			if n == strings.TrimSpace(name) {
+				for _, x := range xs {
+					x[i] = 0
+				}
+			}
+		}
+	}
+}
+
+// leastSquares solves the normal equations X'X w = X'y by Gaussian
+// elimination with partial pivoting.
+func leastSquares(xs [][]float64, ys []float64) []float64 {
+	k := len(xs[0])
+	a := make([][]float64, k)
+	for i := range a {
+		a[i] = make([]float64, k+1)
+	}
+	for r, x := range xs {
+		for i := 0; i < k; i++ {
+			for j := 0; j < k; j++ {
+				a[i][j] += x[i] * x[j]
+			}
+			a[i][k] += x[i] * ys[r]
+		}
+	}
+	for c := 0; c < k; c++ {
+		piv := c
+		for r := c + 1; r < k; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[piv][c]) {
+				piv = r
+			}
+		}
+		a[c], a[piv] = a[piv], a[c]
+		for r := 0; r < k; r++ {
+			if r != c && a[c][c] != 0 {
+				f := a[r][c] / a[c][c]
+				for j := c; j <= k; j++ {
+					a[r][j] -= f * a[c][j]
+				}
+			}
+		}
+	}
+	w := make([]float64, k)
+	for i := range w {
+		if a[i][i] != 0 {
+			w[i] = a[i][k] / a[i][i]
+		}
+	}
+	return w
+}
+
+func dot(w, x []float64) float64 {
+	s := 0.0
+	for i := range w {
+		s += w[i] * x[i]
+	}
+	return s
+}
+
+func rms(xs [][]float64, ys []float64, f func([]float64) float64) float64 {
+	s := 0.0
+	for i, x := range xs {
+		d := f(x) - ys[i]
+		s += d * d
+	}
+	return math.Sqrt(s / float64(len(ys)))
+}
+
+// TestLeastSquares checks the solver of the normal equations on a fit
+// worked by hand: y = 2 + 3x through (0,2), (1,5), (2,8), and with noise
+// that cancels, (0,1), (0,3) centred on 2.
+func TestLeastSquares(t *testing.T) {
+	xs := [][]float64{{1, 0}, {1, 1}, {1, 2}, {1, 0}, {1, 0}}
+	ys := []float64{2, 5, 8, 1, 3}
+	w := leastSquares(xs, ys)
+	if math.Abs(w[0]-2) > 1e-9 || math.Abs(w[1]-3) > 1e-9 {
+		t.Errorf("weights %v, want [2 3]", w)
+	}
+}
