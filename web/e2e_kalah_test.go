@@ -233,3 +233,50 @@ func firstBest(t *testing.T, ctx context.Context) string {
 	t.Fatalf("%s: no best move shown", shown.Position)
 	return ""
 }
+
+// kalahEngineStart is a kalah-3x3 position (worked with position's moves)
+// where player 1's pit 2 hands the turn over and player 2's only move,
+// pit 1, is an extra move: the engine makes two moves or more in a row.
+const kalahEngineStart = "kalah-3x3:0,1,1/3,0,0:1:6-7"
+
+// testKalahEngineUndo plays against the engine as player 2 in kalah: after
+// the player's click the engine's extra move and the moves after it are
+// played, and one undo takes them all back with the player's move, to the
+// player's turn in the position before the click.
+func testKalahEngineUndo(t *testing.T, ctx context.Context, base string, o *Answers) {
+	target := base + "/?position=" + kalahEngineStart + "&engine=2&time=200ms"
+	if err := chromedp.Do(ctx, chromedp.Navigate(target)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "board")
+	start := checkShown(t, ctx, "kalah-3x3:0,1,1/3,0,0:1:6-7")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#board g.pit.playable[data-pit="2"]`))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "board")
+	search, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`new URLSearchParams(location.search).get("moves")`))
+	moves := strings.Split(search, ",")
+	answer, err := o.Play(context.Background(), kalahEngineStart, search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var played struct {
+		Position string `json:"position"`
+		Moves    []struct {
+			Player int  `json:"player"`
+			Again  bool `json:"again"`
+		} `json:"moves"`
+	}
+	decode(t, answer, &played)
+	if len(moves) < 3 || moves[0] != "2" || len(played.Moves) < 3 || !played.Moves[1].Again || played.Moves[1].Player != 2 {
+		t.Fatalf("the game went %v: %+v; want 2, then the engine's extra move and more", moves, played)
+	}
+	checkShown(t, ctx, played.Position)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#undo"))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "board")
+	if back := checkShown(t, ctx, start.Position); len(back.Pits) == 0 {
+		t.Errorf("after undo: no move of player 1 is playable: %+v", back)
+	}
+}
