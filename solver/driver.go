@@ -55,6 +55,10 @@ type search struct {
 	haveDepth bool
 	progress  func(Progress) // Request.Progress, called under iterMu
 	start     time.Time
+	// deadline is the context's deadline (zero: none), which the threads
+	// check themselves as they poll (worker.poll), with now.
+	deadline time.Time
+	now      func() time.Time
 }
 
 // iteration is one completed depth of iterative deepening.
@@ -99,6 +103,7 @@ func newSearch(s *Solver, v *position.Variant, p position.Position, moves []posi
 // limit stops them. Thread 0 is the main thread: when it returns, the
 // others are stopped.
 func (s *search) run(ctx context.Context) {
+	s.deadline, _ = ctx.Deadline()
 	stopOnDone := context.AfterFunc(ctx, func() {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			s.halt(StopTime)

@@ -112,6 +112,7 @@ type Result struct {
 type Solver struct {
 	opts  Options
 	table *table
+	now   func() time.Time // the clock the threads read for a deadline; tests set their own
 }
 
 // New returns a Solver with the given options. It returns an error for a
@@ -130,7 +131,7 @@ func New(opts Options) (*Solver, error) {
 	if opts.MaxDepth == 0 || opts.MaxDepth > MaxPly {
 		opts.MaxDepth = MaxPly
 	}
-	return &Solver{opts: opts, table: newTable(opts.HashMiB)}, nil
+	return &Solver{opts: opts, table: newTable(opts.HashMiB), now: time.Now}, nil
 }
 
 // Options returns the options in force, defaults filled in.
@@ -218,7 +219,7 @@ func (s *Solver) SearchRequest(ctx context.Context, v *position.Variant, p posit
 		opts.MaxDepth = min(opts.MaxDepth, r.MaxDepth)
 	}
 	sr := newSearch(s, v, p, buf[:n], opts, r.History)
-	sr.start, sr.progress = start, r.Progress
+	sr.start, sr.progress, sr.now = start, r.Progress, s.now
 	sr.run(ctx)
 	res := sr.result()
 	res.Elapsed = time.Since(start)
