@@ -40,6 +40,7 @@ func testKalahGame(t *testing.T, ctx context.Context, base string, o *Answers) {
 	// Every other rule set with stores, in the size chosen, and back.
 	for _, v := range o.Variants() {
 		if v.Stores && v.Rules != "kalah" && v.Pits == 2 && v.PitSeeds == 3 {
+			t.Logf("the picker's rule set %s: %s", v.Rules, v.Name)
 			choose(t, ctx, "variant", v.Rules)
 			checkShown(t, ctx, v.Start)
 			checkPicker(t, ctx, v.Rules, 2, 3)
