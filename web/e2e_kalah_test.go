@@ -51,7 +51,6 @@ func testKalahGame(t *testing.T, ctx context.Context, base string, o *Answers) {
 	choose(t, ctx, "pits", "3")
 	checkShown(t, ctx, starts["kalah 3x3"])
 
-	bg := context.Background()
 	var line []string
 	for i := 0; i <= len(kalahLine)+1; i++ {
 		if i > 0 {
@@ -62,26 +61,9 @@ func testKalahGame(t *testing.T, ctx context.Context, base string, o *Answers) {
 				move = firstBest(t, ctx)
 			}
 			line = append(line, move)
-			sel := fmt.Sprintf(`#board g.pit.playable[data-pit="%s"]`, move)
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
-				t.Fatalf("clicking %s: %v", sel, err)
-			}
-			waitFor(t, ctx, "board")
+			clickPit(t, ctx, move)
 		}
-		answer, err := o.Play(bg, "kalah-3x3", strings.Join(line, ","))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var played struct {
-			Position string `json:"position"`
-			Moves    []struct {
-				Player   int  `json:"player"`
-				Move     any  `json:"move"`
-				Captured int  `json:"captured"`
-				Again    bool `json:"again"`
-			} `json:"moves"`
-		}
-		decode(t, answer, &played)
+		played := playLine(t, o, "kalah-3x3", strings.Join(line, ","))
 		shown := checkShown(t, ctx, played.Position)
 		checkValues(t, o, shown)
 		checkStores(t, ctx, played.Position)
@@ -158,6 +140,39 @@ func testKalahAnalysis(t *testing.T, ctx context.Context, o *Answers, line []str
 		t.Fatal(err)
 	}
 	checkStoresOf(t, ctx, "ply-board", want.Plies[k-1].Position)
+}
+
+// playedLine is the part of a play answer the kalah tests check.
+type playedLine struct {
+	Position string `json:"position"`
+	Moves    []struct {
+		Player   int  `json:"player"`
+		Move     any  `json:"move"`
+		Captured int  `json:"captured"`
+		Again    bool `json:"again"`
+	} `json:"moves"`
+}
+
+// playLine is the backend's play of moves from start.
+func playLine(t *testing.T, o *Answers, start, moves string) playedLine {
+	t.Helper()
+	answer, err := o.Play(context.Background(), start, moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var played playedLine
+	decode(t, answer, &played)
+	return played
+}
+
+// clickPit clicks the board page's playable pit and waits for the board.
+func clickPit(t *testing.T, ctx context.Context, pit string) {
+	t.Helper()
+	sel := fmt.Sprintf(`#board g.pit.playable[data-pit="%s"]`, pit)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+		t.Fatalf("clicking %s: %v", sel, err)
+	}
+	waitFor(t, ctx, "board")
 }
 
 // choose picks value in the board page's select id, as a user does, and
@@ -251,24 +266,10 @@ func testKalahEngineUndo(t *testing.T, ctx context.Context, base string, o *Answ
 	}
 	waitFor(t, ctx, "board")
 	start := checkShown(t, ctx, "kalah-3x3:0,1,1/3,0,0:1:6-7")
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#board g.pit.playable[data-pit="2"]`))); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "board")
+	clickPit(t, ctx, "2")
 	search, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`new URLSearchParams(location.search).get("moves")`))
 	moves := strings.Split(search, ",")
-	answer, err := o.Play(context.Background(), kalahEngineStart, search)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var played struct {
-		Position string `json:"position"`
-		Moves    []struct {
-			Player int  `json:"player"`
-			Again  bool `json:"again"`
-		} `json:"moves"`
-	}
-	decode(t, answer, &played)
+	played := playLine(t, o, kalahEngineStart, search)
 	if len(moves) < 3 || moves[0] != "2" || len(played.Moves) < 3 || !played.Moves[1].Again || played.Moves[1].Player != 2 {
 		t.Fatalf("the game went %v: %+v; want 2, then the engine's extra move and more", moves, played)
 	}
