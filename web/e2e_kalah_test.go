@@ -40,6 +40,7 @@ func testKalahGame(t *testing.T, ctx context.Context, base string, o *Answers) {
 	// Every other rule set with stores, in the size chosen, and back.
 	for _, v := range o.Variants() {
 		if v.Stores && v.Rules != "kalah" && v.Pits == 2 && v.PitSeeds == 3 {
+			t.Logf("the picker's rule set %s: %s", v.Rules, v.Name)
 			choose(t, ctx, "variant", v.Rules)
 			checkShown(t, ctx, v.Start)
 			checkPicker(t, ctx, v.Rules, 2, 3)
@@ -50,7 +51,6 @@ func testKalahGame(t *testing.T, ctx context.Context, base string, o *Answers) {
 	choose(t, ctx, "pits", "3")
 	checkShown(t, ctx, starts["kalah 3x3"])
 
-	bg := context.Background()
 	var line []string
 	for i := 0; i <= len(kalahLine)+1; i++ {
 		if i > 0 {
@@ -61,26 +61,9 @@ func testKalahGame(t *testing.T, ctx context.Context, base string, o *Answers) {
 				move = firstBest(t, ctx)
 			}
 			line = append(line, move)
-			sel := fmt.Sprintf(`#board g.pit.playable[data-pit="%s"]`, move)
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
-				t.Fatalf("clicking %s: %v", sel, err)
-			}
-			waitFor(t, ctx, "board")
+			clickPit(t, ctx, move)
 		}
-		answer, err := o.Play(bg, "kalah-3x3", strings.Join(line, ","))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var played struct {
-			Position string `json:"position"`
-			Moves    []struct {
-				Player   int  `json:"player"`
-				Move     any  `json:"move"`
-				Captured int  `json:"captured"`
-				Again    bool `json:"again"`
-			} `json:"moves"`
-		}
-		decode(t, answer, &played)
+		played := playLine(t, o, "kalah-3x3", strings.Join(line, ","))
 		shown := checkShown(t, ctx, played.Position)
 		checkValues(t, o, shown)
 		checkStores(t, ctx, played.Position)
@@ -159,6 +142,39 @@ func testKalahAnalysis(t *testing.T, ctx context.Context, o *Answers, line []str
 	checkStoresOf(t, ctx, "ply-board", want.Plies[k-1].Position)
 }
 
+// playedLine is the part of a play answer the kalah tests check.
+type playedLine struct {
+	Position string `json:"position"`
+	Moves    []struct {
+		Player   int  `json:"player"`
+		Move     any  `json:"move"`
+		Captured int  `json:"captured"`
+		Again    bool `json:"again"`
+	} `json:"moves"`
+}
+
+// playLine is the backend's play of moves from start.
+func playLine(t *testing.T, o *Answers, start, moves string) playedLine {
+	t.Helper()
+	answer, err := o.Play(context.Background(), start, moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var played playedLine
+	decode(t, answer, &played)
+	return played
+}
+
+// clickPit clicks the board page's playable pit and waits for the board.
+func clickPit(t *testing.T, ctx context.Context, pit string) {
+	t.Helper()
+	sel := fmt.Sprintf(`#board g.pit.playable[data-pit="%s"]`, pit)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+		t.Fatalf("clicking %s: %v", sel, err)
+	}
+	waitFor(t, ctx, "board")
+}
+
 // choose picks value in the board page's select id, as a user does, and
 // waits for the board.
 func choose(t *testing.T, ctx context.Context, id, value string) {
@@ -232,4 +248,37 @@ func firstBest(t *testing.T, ctx context.Context) string {
 	}
 	t.Fatalf("%s: no best move shown", shown.Position)
 	return ""
+}
+
+// kalahEngineStart is a kalah-3x3 position (worked with position's moves)
+// where player 1's pit 2 hands the turn over and player 2's only move,
+// pit 1, is an extra move: the engine makes two moves or more in a row.
+const kalahEngineStart = "kalah-3x3:0,1,1/3,0,0:1:6-7"
+
+// testKalahEngineUndo plays against the engine as player 2 in kalah: after
+// the player's click the engine's extra move and the moves after it are
+// played, and one undo takes them all back with the player's move, to the
+// player's turn in the position before the click.
+func testKalahEngineUndo(t *testing.T, ctx context.Context, base string, o *Answers) {
+	target := base + "/?position=" + kalahEngineStart + "&engine=2&time=200ms"
+	if err := chromedp.Do(ctx, chromedp.Navigate(target)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "board")
+	start := checkShown(t, ctx, "kalah-3x3:0,1,1/3,0,0:1:6-7")
+	clickPit(t, ctx, "2")
+	search, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`new URLSearchParams(location.search).get("moves")`))
+	moves := strings.Split(search, ",")
+	played := playLine(t, o, kalahEngineStart, search)
+	if len(moves) < 3 || moves[0] != "2" || len(played.Moves) < 3 || !played.Moves[1].Again || played.Moves[1].Player != 2 {
+		t.Fatalf("the game went %v: %+v; want 2, then the engine's extra move and more", moves, played)
+	}
+	checkShown(t, ctx, played.Position)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#undo"))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "board")
+	if back := checkShown(t, ctx, start.Position); len(back.Pits) == 0 {
+		t.Errorf("after undo: no move of player 1 is playable: %+v", back)
+	}
 }

@@ -221,6 +221,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("forced pass", func(t *testing.T) { testForcedPass(t, ctx, srv.URL, o) })
 	t.Run("layout", func(t *testing.T) { testLayout(t, ctx, srv.URL) })
 	t.Run("kalah", func(t *testing.T) { testKalahGame(t, ctx, srv.URL, o) })
+	t.Run("kalah engine undo", func(t *testing.T) { testKalahEngineUndo(t, ctx, srv.URL, o) })
 	t.Run("analysis", func(t *testing.T) { testAnalysisPage(t, ctx, srv.URL, o) })
 	t.Run("engine", func(t *testing.T) { testEngineGame(t, ctx, srv.URL, o) })
 	if p := cons.problems(); len(p) > 0 {

@@ -99,14 +99,18 @@ function playMove(pit) {
 }
 
 // undo takes back the last move; against the engine, when that move was
-// the engine's, the player's move before it too, so that it is the
-// player's turn again.
+// the engine's, every move the engine made since the player's last (more
+// than one after an extra move) and the player's move before them too, so
+// that it is the player's turn again.
 function undo() {
   if (state.moves.length === 0) return;
   const played = (state.play && state.play.moves || []).filter((m) => m.move !== "pass");
-  const last = played.length ? played[played.length - 1].player : 0;
-  state.redo.push(state.moves.pop());
-  if (state.engine !== 0 && last === state.engine && state.moves.length > 0) state.redo.push(state.moves.pop());
+  let engineMoves = 0;
+  while (state.engine !== 0 && engineMoves < played.length && played[played.length - 1 - engineMoves].player === state.engine) {
+    engineMoves++;
+  }
+  const back = engineMoves > 0 && engineMoves < state.moves.length ? engineMoves + 1 : Math.max(engineMoves, 1);
+  for (let i = 0; i < back && state.moves.length > 0; i++) state.redo.push(state.moves.pop());
   load();
 }
 
