@@ -19,9 +19,10 @@ import (
 // q; once a pit would go below zero no larger s can work either, since
 // a sowing of s+1 seeds fills every pit that one of s does. Each such
 // board is a candidate, kept only when the variant's own move generation
-// (position.Variant.Moves) plays o there to q without a capture: the
-// rules (feeding, grand slams) are applied by position alone, and this
-// file only has to list every board that could be a predecessor. Every
+// (position.Variant.MoveFrom, the same as looking o up in Moves) plays o
+// there to q without a capture: the rules (feeding, grand slams) are
+// applied by position alone, and this file only has to list every board
+// that could be a predecessor. Every
 // (board, origin) pair is one move, so a predecessor with two moves to q
 // is listed twice, as in the graph.
 
