@@ -1,10 +1,12 @@
 package solver
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -41,17 +43,44 @@ func TestTuneEstimate(t *testing.T) {
 	}
 	xs, ys := tuneSet(t, v, tb, top)
 	dropFeatures(xs, os.Getenv("MANCALA_TUNE_DROP"))
+	printFit(t, fmt.Sprintf("%d tablebase positions of 10..%d seeds", len(ys), top), xs, ys)
+	env := os.Getenv("MANCALA_TUNE_DEEP")
+	if env == "" {
+		return
+	}
+	n, err := strconv.Atoi(env)
+	if err != nil || n <= 0 {
+		t.Fatalf("MANCALA_TUNE_DEEP=%q: want a position count", env)
+	}
+	dx, dy := deepSet(t, v, tb, top, n)
+	dropFeatures(dx, os.Getenv("MANCALA_TUNE_DROP"))
+	printFit(t, fmt.Sprintf("%d searched positions of %d..40 seeds", len(dy), top+1), dx, dy)
+	// Both sets with equal weight: each searched row counts len(ys)/len(dy)
+	// times (its features and value scaled by the root of that).
+	scale := math.Sqrt(float64(len(ys)) / float64(len(dy)))
+	for i := range dx {
+		for j := range dx[i] {
+			dx[i][j] *= scale
+		}
+		dy[i] *= scale
+	}
+	printFit(t, "both, with equal weight", append(xs, dx...), append(ys, dy...))
+}
+
+// printFit fits the weights to xs, ys and prints them as Go, for
+// estimate.go, with the fit's root-mean-square error beside that of
+// EstimateRows.
+func printFit(t *testing.T, what string, xs [][]float64, ys []float64) {
 	w := leastSquares(xs, ys)
-	var fw [nFeatures]float64
-	copy(fw[:], w)
-	t.Logf("%d positions of 10..%d seeds; rms error: rows estimate %.3f, tuned %.3f seeds",
-		len(ys), top, rms(xs, ys, func(x []float64) float64 { return 0.25 * x[fRowDiff] }),
-		rms(xs, ys, func(x []float64) float64 { return dot(fw[:], x) }))
+	t.Logf("%s; rms error: rows estimate %.3f, tuned %.3f seeds", what,
+		rms(xs, ys, func(x []float64) float64 { return 0.25 * x[fRowDiff] }),
+		rms(xs, ys, func(x []float64) float64 { return dot(w, x) }))
 	var b strings.Builder
-	for i, x := range fw {
+	for i, x := range w {
 		fmt.Fprintf(&b, "\t%.4f, // %s\n", x, featureNames[i])
 	}
 	t.Logf("var tunedWeights = [nFeatures]float64{\n%s}", b.String())
+	t.Logf("MANCALA_WEIGHTS=%s", strings.Trim(strings.Join(strings.Fields(fmt.Sprint(w)), ","), "[]"))
 }
 
 // tuneSet samples positions and their exact values.
@@ -97,6 +126,48 @@ func dropFeatures(xs [][]float64, names string) {
 			}
 		}
 	}
+}
+
+// deepNodes is the node budget of each search that values a midgame
+// position for deepSet.
+const deepNodes = 50_000
+
+// deepSet samples n positions of top+1 to 40 seeds (random playouts,
+// seeded) and values each by a search of deepNodes nodes with the
+// tablebase and the current tuned estimate: beyond the tablebase, the fit
+// then learns what a deeper search would say (as TD-leaf does).
+func deepSet(t *testing.T, v *position.Variant, tb *tablebase.Prober, top, n int) ([][]float64, []float64) {
+	rng := rand.New(rand.NewPCG(40, 2026))
+	s, err := New(Options{Threads: 1, HashMiB: 16, Tablebase: tb, MaxNodes: deepNodes, Estimate: EstimateTuned})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var xs [][]float64
+	var ys []float64
+	var buf [position.MaxPits]position.Move
+	for len(ys) < n {
+		target := top + 1 + rng.IntN(40-top)
+		p := v.Start()
+		for n := v.Moves(p, &buf); n > 0 && p.Seeds() > target; n = v.Moves(p, &buf) {
+			p = buf[rng.IntN(n)].Next
+		}
+		k := v.Moves(p, &buf)
+		if k == 0 || buf[0].IsPass() || p.Seeds() <= top {
+			continue
+		}
+		res, err := s.Search(context.Background(), v, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f [nFeatures]int32
+		features(v, p, &buf, k, &f)
+		x := make([]float64, nFeatures)
+		for i := range f {
+			x[i] = float64(f[i])
+		}
+		xs, ys = append(xs, x), append(ys, float64(res.Value))
+	}
+	return xs, ys
 }
 
 // leastSquares solves the normal equations X'X w = X'y by Gaussian
