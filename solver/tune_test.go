@@ -24,8 +24,11 @@ const tuneSamples = 200_000
 // TestTuneEstimate fits tunedWeights: least squares of the exact values of
 // positions the tablebase holds (10 to its largest seed count, from random
 // playouts of oware from the start, seeded, so the run is reproducible)
-// on their features. It prints the weights as Go, for estimate.go, with
-// the fit's root-mean-square error beside that of EstimateRows.
+// on their features. With MANCALA_TUNE_DEEP=N it then values N midgame
+// positions by search with that first fit's weights (deepSet) and fits
+// again to both sets, weighted equally. It prints each fit's weights as
+// Go, for estimate.go, with its root-mean-square error beside that of
+// EstimateRows.
 func TestTuneEstimate(t *testing.T) {
 	dir := os.Getenv(TuneEnv)
 	if dir == "" {
@@ -43,7 +46,7 @@ func TestTuneEstimate(t *testing.T) {
 	}
 	xs, ys := tuneSet(t, v, tb, top)
 	dropFeatures(xs, os.Getenv("MANCALA_TUNE_DROP"))
-	printFit(t, fmt.Sprintf("%d tablebase positions of 10..%d seeds", len(ys), top), xs, ys)
+	tbFit := printFit(t, fmt.Sprintf("%d tablebase positions of 10..%d seeds", len(ys), top), xs, ys)
 	env := os.Getenv("MANCALA_TUNE_DEEP")
 	if env == "" {
 		return
@@ -52,7 +55,9 @@ func TestTuneEstimate(t *testing.T) {
 	if err != nil || n <= 0 {
 		t.Fatalf("MANCALA_TUNE_DEEP=%q: want a position count", env)
 	}
-	dx, dy := deepSet(t, v, tb, top, n)
+	var w [nFeatures]float64
+	copy(w[:], tbFit)
+	dx, dy := deepSet(t, v, tb, top, n, fixedWeights(&w))
 	dropFeatures(dx, os.Getenv("MANCALA_TUNE_DROP"))
 	printFit(t, fmt.Sprintf("%d searched positions of %d..40 seeds", len(dy), top+1), dx, dy)
 	// Both sets with equal weight: each searched row counts len(ys)/len(dy)
@@ -70,7 +75,7 @@ func TestTuneEstimate(t *testing.T) {
 // printFit fits the weights to xs, ys and prints them as Go, for
 // estimate.go, with the fit's root-mean-square error beside that of
 // EstimateRows.
-func printFit(t *testing.T, what string, xs [][]float64, ys []float64) {
+func printFit(t *testing.T, what string, xs [][]float64, ys []float64) []float64 {
 	w := leastSquares(xs, ys)
 	t.Logf("%s; rms error: rows estimate %.3f, tuned %.3f seeds", what,
 		rms(xs, ys, func(x []float64) float64 { return 0.25 * x[fRowDiff] }),
@@ -81,6 +86,7 @@ func printFit(t *testing.T, what string, xs [][]float64, ys []float64) {
 	}
 	t.Logf("var tunedWeights = [nFeatures]float64{\n%s}", b.String())
 	t.Logf("MANCALA_WEIGHTS=%s", strings.Trim(strings.Join(strings.Fields(fmt.Sprint(w)), ","), "[]"))
+	return w
 }
 
 // tuneSet samples positions and their exact values.
@@ -133,15 +139,17 @@ func dropFeatures(xs [][]float64, names string) {
 const deepNodes = 50_000
 
 // deepSet samples n positions of top+1 to 40 seeds (random playouts,
-// seeded) and values each by a search of deepNodes nodes with the
-// tablebase and the current tuned estimate: beyond the tablebase, the fit
-// then learns what a deeper search would say (as TD-leaf does).
-func deepSet(t *testing.T, v *position.Variant, tb *tablebase.Prober, top, n int) ([][]float64, []float64) {
+// seeded) and values each by a search of deepNodes nodes (one thread, so
+// the values are the same from run to run) with the tablebase and the
+// tuned estimate with weights w: beyond the tablebase, the fit then
+// learns what a deeper search would say (as TD-leaf does).
+func deepSet(t *testing.T, v *position.Variant, tb *tablebase.Prober, top, n int, w *[nFeatures]int32) ([][]float64, []float64) {
 	rng := rand.New(rand.NewPCG(40, 2026))
 	s, err := New(Options{Threads: 1, HashMiB: 16, Tablebase: tb, MaxNodes: deepNodes, Estimate: EstimateTuned})
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.weights = w
 	var xs [][]float64
 	var ys []float64
 	var buf [position.MaxPits]position.Move
