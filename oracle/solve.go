@@ -16,6 +16,10 @@ type SolveOptions struct {
 	// AllMoves asks for every legal move's value when a search runs (an
 	// answer from the tablebase always has them).
 	AllMoves bool
+	// Lines asks for every line's value too (Answer.Lines): each extra
+	// move followed by each continuation, solved in turn within the same
+	// limits. It implies AllMoves.
+	Lines bool
 	// History is the game's line before the position since its last
 	// capture, oldest first (positions of other seed counts are ignored):
 	// the position is valued with a return to any of them a repetition.
@@ -52,7 +56,12 @@ func (o *Oracle) Solve(ctx context.Context, s position.Setup, opts SolveOptions)
 		defer cancel()
 	}
 	a := o.newAnswer(s)
-	err := o.solve(ctx, o.variant(s.Variant), s.Position, layerOf(opts.History, s.Position), opts, &a)
+	opts.AllMoves = opts.AllMoves || opts.Lines
+	vs, history := o.variant(s.Variant), layerOf(opts.History, s.Position)
+	err := o.solve(ctx, vs, s.Position, history, opts, &a)
+	if err == nil && opts.Lines {
+		err = o.addLines(ctx, vs, s.Position, history, opts, &a)
+	}
 	a.Seconds = time.Since(start).Seconds()
 	if a.Seconds > 0 {
 		a.NodesPerSecond = float64(a.Nodes) / a.Seconds
