@@ -93,7 +93,7 @@ func runAnalyze(ctx context.Context, in io.Reader, out, errOut io.Writer, args [
 		an, err := o.Analyze(ctx, g, oracle.AnalyzeOptions{Time: opts.time, Nodes: opts.nodes, Progress: bar.step})
 		bar.clear()
 		if err != nil && ctx.Err() == nil {
-			return gameError(g, err)
+			return gameError(g, tablebaseHint(err, g.Start.Variant, -1, opts.tb, ""))
 		}
 		if perr := printAnalysis(out, an, opts.json, fromFile, i); perr != nil {
 			return perr

@@ -39,7 +39,8 @@ more. A damaged layer (a file changed since its build) stops the build with
 the repair command: --repair drops the damaged layer and the layers above it,
 of this variant only, and builds them again. Before each layer, stderr shows
 its positions, the method (unsow for awari and oware: predecessors by taking
-seeds back; graph for the others, a predecessor graph in memory; graph-spilled
+seeds back; forward for kalah, whose positions never recur: one pass, children
+first; graph for the others, a predecessor graph in memory; graph-spilled
 when that graph does not fit --mem: its largest arrays then go to a temporary,
 memory-mapped file in the tablebase directory, Linux only, removed after the
 layer; value iteration, much slower, when not even that fits) and the memory it

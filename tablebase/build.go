@@ -592,7 +592,7 @@ func (b *builder) useForward(n int) bool {
 // forwardMemory returns layer n's own bytes by the forward pass, and the
 // lower layers' share and whether they are read from disk.
 func (b *builder) forwardMemory(n int) (own, lower int64, disk bool) {
-	own = int64(forwardBytes * float64(b.ix.Size(n)))
+	own = int64(forwardBytes*float64(b.ix.Size(n))) + forwardFixed
 	lower, disk = b.lowerHeld(n, own)
 	return own, lower, disk
 }

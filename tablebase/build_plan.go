@@ -52,7 +52,7 @@ func DefaultMemBytes() int64 {
 type LayerPlan struct {
 	Seeds     int
 	Positions int64
-	Method    string // "unsow", "graph", "graph-spilled" or "iteration": expected (the graph is decided after the first pass)
+	Method    string // "unsow", "forward", "graph", "graph-spilled" or "iteration": expected (the graph is decided after the first pass)
 	MemBytes  int64  // expected peak of the build's arrays in memory for the layer, lower layers included
 	DiskBytes int64  // expected size of the temporary file of a spilled graph (not in MemBytes), else 0
 	Budget    int64  // BuildOptions.MemBytes

@@ -2,7 +2,8 @@
 // value (rules.md section 6) of every position with at most N seeds on the
 // board, for any variant. Its files are dealt out by job, one prefix a
 // job, and each file uses only files listed before it here (index <- store
-// <- build <- verify; store <- probe, stats):
+// <- build <- verify; store <- probe, stats). A file ending _other.go is
+// its _linux.go or _unix.go twin for the other systems:
 //
 //   - index.go: a perfect rank of the boards of one seed count (the
 //     combinatorial number system; the formula and its source are on
@@ -18,10 +19,11 @@
 //     the build lock and the file system's figures (allocated and free
 //     bytes, whether a directory may be emptied); store_badger.go
 //     Badger's settings and the child process that writes a layer's
-//     database; store.go the store type, one variant's open layers:
-//     opening, locking, writing a layer, reading blocks, free space,
-//     repair (see Storage and Damage); store_cache.go the one cache of
-//     decoded blocks, for the prober and for a build's lower layers.
+//     database (store_badger_linux.go: it dies with the build); store.go
+//     the store type, one variant's open layers: opening, locking,
+//     writing a layer, reading blocks, free space, repair (see Storage
+//     and Damage); store_cache.go the one cache of decoded blocks, for
+//     the prober and for a build's lower layers.
 //   - build_*.go, build.go: the retrograde build, layer by layer.
 //     build_progress.go counts a layer's work; build_lower.go gives the
 //     lower layers' values, in memory or from the store;

@@ -3,6 +3,9 @@ package tablebase
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/mancala-solver/mancala/internal/testsize"
@@ -129,5 +132,31 @@ func TestForwardRefusesRepetition(t *testing.T) {
 	_, err := Build(context.Background(), t.TempDir(), v, BuildOptions{MaxSeeds: 3, Method: MethodForward})
 	if err == nil {
 		t.Fatal("awari built by the forward pass")
+	}
+}
+
+// BenchmarkBuildKalah builds kalah to $TABLEBASE_BENCH_SEEDS seeds (14 by
+// default) by the forward pass and on the predecessor graph, on one
+// thread and on all, and reports positions per second.
+func BenchmarkBuildKalah(b *testing.B) {
+	seeds := 14
+	if s, err := strconv.Atoi(os.Getenv("TABLEBASE_BENCH_SEEDS")); err == nil {
+		seeds = s
+	}
+	v := lookup(b, "kalah")
+	positions := MemoryPositions(v, seeds)
+	for _, threads := range []int{1, runtime.GOMAXPROCS(0)} {
+		for _, method := range []Method{MethodForward, MethodGraph} {
+			name := map[Method]string{MethodForward: "forward", MethodGraph: "graph"}[method]
+			b.Run(fmt.Sprintf("kalah-%d/threads-%d/%s", seeds, threads, name), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					opts := BuildOptions{MaxSeeds: seeds, Threads: threads, Method: method}
+					if _, err := Build(context.Background(), b.TempDir(), v, opts); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(positions)*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
+			})
+		}
 	}
 }

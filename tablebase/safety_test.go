@@ -343,21 +343,39 @@ func mountTmpfs(t *testing.T, size string) string {
 // cannot mount one): the build stops with ENOSPC before the layer that
 // does not fit, instead of dying of SIGBUS in Badger's memory-mapped
 // files, and readers are unaffected.
-func TestFullDisk(t *testing.T) {
-	mnt := mountTmpfs(t, "12m")
+func TestFullDisk(t *testing.T) { fullDiskTrial(t, 5<<20, false) }
+
+// fullDiskTrial builds awari to 8 seeds on a small tmpfs, fills it to
+// leave free bytes, and builds on to 12: the build must stop with one line
+// wrapping ENOSPC and saying what to do, leave no staging directory, keep
+// every stored layer, and resume to the right values once there is space.
+// With passCheck the free-space check is told there is room, as when the
+// disk fills after it, while the layer is written.
+func fullDiskTrial(t *testing.T, free int64, passCheck bool) {
+	mnt := mountTmpfs(t, "16m")
 	dir := filepath.Join(mnt, "tb")
 	v := lookup(t, "awari")
 	if _, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 8, Threads: 2}); err != nil {
 		t.Fatal(err)
 	}
-	free, _ := diskFree(mnt)
+	avail, _ := diskFree(mnt)
 	filler := filepath.Join(mnt, "filler")
-	if err := os.WriteFile(filler, make([]byte, free-5<<20), 0o644); err != nil {
+	if err := os.WriteFile(filler, make([]byte, avail-free), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if passCheck {
+		freeSpace = func(string) (int64, error) { return 1 << 40, nil }
+	}
 	_, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 12, Threads: 2})
-	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "no space left on device") {
-		t.Fatalf("build on a full disk: %v", err)
+	freeSpace = diskFree
+	if msg := fmt.Sprint(err); !errors.Is(err, syscall.ENOSPC) || !strings.Contains(msg, "no space left on device (free some space and run the same command to resume)") || strings.Contains(msg, "\n") {
+		t.Fatalf("build on a full disk: %q, want one line wrapping ENOSPC", msg)
+	}
+	entries, _ := os.ReadDir(variantDir(dir, v))
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), stagePrefix) {
+			t.Errorf("%s left behind", e.Name())
+		}
 	}
 	pr, err := OpenProber(dir, v)
 	if err != nil {

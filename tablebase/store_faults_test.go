@@ -2,7 +2,6 @@ package tablebase
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,49 +17,9 @@ import (
 // passed, while a layer is being written (issue 21: 8 of 18 trials died of
 // SIGBUS in Badger's memory-mapped files when another process filled the
 // disk just after staging-N appeared). The check is told there is room,
-// the file system is nearly full: the build must stop with one line
-// wrapping ENOSPC, leave no staging directory, keep every stored layer,
-// and resume once there is space. Root only (it mounts a small tmpfs).
-func TestDiskFillsWhileStoring(t *testing.T) {
-	mnt := mountTmpfs(t, "16m")
-	dir := filepath.Join(mnt, "tb")
-	v := lookup(t, "awari")
-	if _, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 8, Threads: 2}); err != nil {
-		t.Fatal(err)
-	}
-	free, _ := diskFree(mnt)
-	filler := filepath.Join(mnt, "filler")
-	if err := os.WriteFile(filler, make([]byte, free-64<<10), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	freeSpace = func(string) (int64, error) { return 1 << 40, nil } // the check passed before the disk filled
-	_, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 12, Threads: 2})
-	freeSpace = diskFree
-	if msg := fmt.Sprint(err); !errors.Is(err, syscall.ENOSPC) || !strings.Contains(msg, "no space left on device (free some space and run the same command to resume)") || strings.Contains(msg, "\n") {
-		t.Fatalf("build while the disk fills: %q, want one line wrapping ENOSPC", msg)
-	}
-	entries, _ := os.ReadDir(variantDir(dir, v))
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), stagePrefix) {
-			t.Errorf("%s left behind", e.Name())
-		}
-	}
-	pr, err := OpenProber(dir, v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pr.MaxSeeds() < 8 {
-		t.Errorf("after the full disk: MaxSeeds %d, want at least 8", pr.MaxSeeds())
-	}
-	pr.Close()
-	os.Remove(filler)
-	if _, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 10, Threads: 2}); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := fmt.Sprint(checksums(t, dir, v)), fmt.Sprint(checksums(t, build(t, v, 10, MethodAuto), v)); got != want {
-		t.Errorf("checksums after the full disk and a resume\n%s\nwant\n%s", got, want)
-	}
-}
+// the file system has 64 KiB left (fullDiskTrial says what must hold).
+// Root only: it mounts a small tmpfs.
+func TestDiskFillsWhileStoring(t *testing.T) { fullDiskTrial(t, 64<<10, true) }
 
 // TestConcurrentBuildsNewDirectory: builds of two variants started at once
 // into one new directory both succeed (issue 21: one failed in 13 of 20,

@@ -60,8 +60,9 @@ type Engine struct {
 	warm bool           // or's solver for the variant exists (warmUp)
 	line *line
 
-	mu  sync.Mutex // guards run
-	run *running   // the search under way or finished but not reaped; nil none
+	mu   sync.Mutex // guards run and last
+	run  *running   // the search under way, until its bestmove is being sent; nil none
+	last *running   // the search whose bestmove went out last, or is going out
 }
 
 // New returns an engine that writes to out, set up at cfg.Variant's start

@@ -43,7 +43,7 @@ func parseGo(args []string) (goParams, error) {
 		if err != nil || n < 0 {
 			return g, fmt.Errorf("%s %q: want a whole number, 0 or more", word, args[i+1])
 		}
-		ms := time.Duration(n) * time.Millisecond
+		ms := time.Duration(min(n, maxMillis)) * time.Millisecond
 		switch word {
 		case "depth":
 			g.depth = int(min(n, solver.MaxPly))
@@ -71,6 +71,9 @@ func parseGo(args []string) (goParams, error) {
 
 // Time allocation.
 const (
+	// maxMillis caps a time argument (a year), so that a huge one cannot
+	// overflow a time.Duration.
+	maxMillis = 365 * 24 * 3600 * 1000
 	// DefaultMoveTime is the time of a go without limits (samurai's
 	// default too).
 	DefaultMoveTime = 3600 * time.Millisecond
@@ -121,20 +124,12 @@ type running struct {
 
 func (r *running) let() { r.once.Do(func() { close(r.release) }) }
 
-// searching reports whether a search is under way.
+// searching reports whether a search is under way (its bestmove not
+// yet being sent).
 func (e *Engine) searching() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.run == nil {
-		return false
-	}
-	select {
-	case <-e.run.done:
-		e.run = nil
-		return false
-	default:
-		return true
-	}
+	return e.run != nil
 }
 
 func (e *Engine) cmdGo(args []string) {
@@ -199,11 +194,24 @@ func (e *Engine) search(ctx context.Context, or *oracle.Oracle, l *line, opts or
 		best = answerMove(l, a)
 	}
 	<-r.release
+	e.finish(r)
 	if ponder := ponderMove(l, a, best); err == nil && ponder != "" {
 		e.out.send("bestmove " + best + " ponder " + ponder)
 		return
 	}
 	e.out.send("bestmove " + best)
+}
+
+// finish marks r's search as over just before its bestmove goes out: a
+// GUI may send its next go the instant it reads that line, and it must not
+// find the engine still searching.
+func (e *Engine) finish(r *running) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.run == r {
+		e.run = nil
+	}
+	e.last = r
 }
 
 // answerAt sends bestmove move once r may answer: a search that has
@@ -212,16 +220,20 @@ func (e *Engine) answerAt(r *running, move string) {
 	defer close(r.done)
 	defer r.cancel()
 	<-r.release
+	e.finish(r)
 	e.out.send("bestmove " + move)
 }
 
 // stop ends the search under way, if any, and waits for its bestmove.
 func (e *Engine) stop() {
 	e.mu.Lock()
-	r := e.run
+	r, last := e.run, e.last
 	e.run = nil
 	e.mu.Unlock()
 	if r == nil {
+		if last != nil {
+			<-last.done // a bestmove being sent goes out before anything after stop
+		}
 		e.debugf("stop: not searching")
 		return
 	}
@@ -236,6 +248,9 @@ func (e *Engine) stop() {
 func (e *Engine) wait() {
 	e.mu.Lock()
 	r := e.run
+	if r == nil {
+		r = e.last
+	}
 	e.mu.Unlock()
 	if r != nil {
 		select {
