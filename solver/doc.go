@@ -115,7 +115,7 @@
 // draws, losses) at 2,000 nodes a move, 102-9-23 at 20,000, 103-8-23 at
 // 100,000, and 97-11-26
 // at 20,000 with the rows side given 1.2 times as many nodes (equal CPU
-// time); in awari, 87-18-29 at 2,000, and in oware-own 105-5-24:
+// time); in awari, 87-18-29 at 2,000, and in oware-own 105-5-24 at 2,000:
 //
 //	MANCALA_SELFPLAY=20000 go test ./solver -run TestSelfPlay -v -timeout 2h
 //	MANCALA_SELFPLAY_ROWS=1.2 (the rows side's budget factor)
