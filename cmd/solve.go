@@ -54,7 +54,7 @@ A tablebase is used from --tb DIR, or else from the default directory when one
 is there; for endgames beyond it a small one is built in memory, once, and its
 build counts in --time. When a search stops short of a proof and no tablebase on
 disk serves the variant, a note on stderr says how to get a proof where the
-tablebase that brings one is known (kalah, kalah-6x5): the build command, what
+tablebase that brings one is known (kalah, kalah-6x5, kalah-std): the build command, what
 the build and the proof took (README "Kalah").
 
 --progress prints a line on stderr for each deeper iteration of the search:

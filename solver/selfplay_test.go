@@ -14,7 +14,9 @@ import (
 // SelfPlayEnv, set to a node budget per move, runs TestSelfPlay.
 const SelfPlayEnv = "MANCALA_SELFPLAY"
 
-// TestSelfPlay plays EstimateTuned against EstimateRows in oware: every
+// TestSelfPlay plays EstimateTuned against EstimateRows in oware (or
+// against the committed weights, MANCALA_SELFPLAY_BASE=tuned, when
+// MANCALA_WEIGHTS gives candidate weights): every
 // opening of two plies and every sixth of three, each played twice with
 // the colours swapped, at a fixed node budget per move (so that the load
 // on the machine does not bias it), one thread, no tablebase. It reports
@@ -69,8 +71,8 @@ func TestSelfPlay(t *testing.T) {
 	}
 	close(jobs)
 	wg.Wait()
-	t.Logf("%s, %d nodes a move (the rows side %.2f times as many), %d games: tuned estimate %d wins, %d draws, %d losses against the rows estimate",
-		v.Name, nodes, rowsFactor(t), wins+draws+losses, wins, draws, losses)
+	t.Logf("%s, %d nodes a move (the rows side %.2f times as many), %d games: tuned estimate %d wins, %d draws, %d losses against the %s estimate",
+		v.Name, nodes, rowsFactor(t), wins+draws+losses, wins, draws, losses, baseEstimate(t))
 }
 
 // selfPlayOpenings lists every line of two plies from the start and every
@@ -105,7 +107,8 @@ func selfPlayOpenings(v *position.Variant) [][]int {
 // tunedSide+1, and returns the tuned side's final score less the other's.
 func playMatchGame(t *testing.T, v *position.Variant, opening []int, tunedSide int, nodes uint64) int {
 	var solvers [2]*Solver
-	for side, e := range [2]Estimate{EstimateRows, EstimateRows} {
+	base := baseEstimate(t)
+	for side, e := range [2]Estimate{base, base} {
 		if side == tunedSide {
 			e = EstimateTuned
 		}
@@ -153,6 +156,20 @@ func playMatchGame(t *testing.T, v *position.Variant, opening []int, tunedSide i
 	d := final[tunedSide] - final[1-tunedSide]
 	t.Logf("%v tuned=%d: %d-%d (%s)", opening, tunedSide+1, final[0], final[1], g.End)
 	return d
+}
+
+// baseEstimate is the other side's estimate: MANCALA_SELFPLAY_BASE,
+// default rows.
+func baseEstimate(t *testing.T) Estimate {
+	name := os.Getenv("MANCALA_SELFPLAY_BASE")
+	if name == "" {
+		return EstimateRows
+	}
+	e, ok := ParseEstimate(name)
+	if !ok {
+		t.Fatalf("MANCALA_SELFPLAY_BASE=%q: want rows or tuned", name)
+	}
+	return e
 }
 
 // rowsFactor is MANCALA_SELFPLAY_ROWS, default 1: the rows side's node

@@ -1,10 +1,12 @@
 package solver
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,8 +24,11 @@ const tuneSamples = 200_000
 // TestTuneEstimate fits tunedWeights: least squares of the exact values of
 // positions the tablebase holds (10 to its largest seed count, from random
 // playouts of oware from the start, seeded, so the run is reproducible)
-// on their features. It prints the weights as Go, for estimate.go, with
-// the fit's root-mean-square error beside that of EstimateRows.
+// on their features. With MANCALA_TUNE_DEEP=N it then values N midgame
+// positions by search with that first fit's weights (deepSet) and fits
+// again to both sets, weighted equally. It prints each fit's weights as
+// Go, for estimate.go, with its root-mean-square error beside that of
+// EstimateRows.
 func TestTuneEstimate(t *testing.T) {
 	dir := os.Getenv(TuneEnv)
 	if dir == "" {
@@ -41,17 +46,52 @@ func TestTuneEstimate(t *testing.T) {
 	}
 	xs, ys := tuneSet(t, v, tb, top)
 	dropFeatures(xs, os.Getenv("MANCALA_TUNE_DROP"))
+	tbFit := printFit(t, fmt.Sprintf("%d tablebase positions of 10..%d seeds", len(ys), top), xs, ys)
+	env := os.Getenv("MANCALA_TUNE_DEEP")
+	if env == "" {
+		return
+	}
+	n, err := strconv.Atoi(env)
+	if err != nil || n <= 0 {
+		t.Fatalf("MANCALA_TUNE_DEEP=%q: want a position count", env)
+	}
+	var w [nFeatures]float64
+	copy(w[:], tbFit)
+	dx, dy := deepSet(t, v, tb, top, n, fixedWeights(&w))
+	dropFeatures(dx, os.Getenv("MANCALA_TUNE_DROP"))
+	printFit(t, fmt.Sprintf("%d searched positions of %d..40 seeds", len(dy), top+1), dx, dy)
+	// Both sets with equal weight: each searched row counts len(ys)/len(dy)
+	// times (its features and value scaled by the root of that).
+	scale := math.Sqrt(float64(len(ys)) / float64(len(dy)))
+	sx, sy := make([][]float64, len(dx)), make([]float64, len(dy))
+	for i := range dx {
+		sx[i] = make([]float64, nFeatures)
+		for j := range dx[i] {
+			sx[i][j] = dx[i][j] * scale
+		}
+		sy[i] = dy[i] * scale
+	}
+	both := printFit(t, "both sets, with equal weight", append(xs, sx...), append(ys, sy...))
+	t.Logf("that fit's rms error: %.3f seeds on the tablebase set, %.3f on the searched set",
+		rms(xs, ys, func(x []float64) float64 { return dot(both, x) }),
+		rms(dx, dy, func(x []float64) float64 { return dot(both, x) }))
+}
+
+// printFit fits the weights to xs, ys and prints them as Go, for
+// estimate.go, with the fit's root-mean-square error beside that of
+// EstimateRows.
+func printFit(t *testing.T, what string, xs [][]float64, ys []float64) []float64 {
 	w := leastSquares(xs, ys)
-	var fw [nFeatures]float64
-	copy(fw[:], w)
-	t.Logf("%d positions of 10..%d seeds; rms error: rows estimate %.3f, tuned %.3f seeds",
-		len(ys), top, rms(xs, ys, func(x []float64) float64 { return 0.25 * x[fRowDiff] }),
-		rms(xs, ys, func(x []float64) float64 { return dot(fw[:], x) }))
+	t.Logf("%s; rms error: rows estimate %.3f, this fit %.3f seeds", what,
+		rms(xs, ys, func(x []float64) float64 { return 0.25 * x[fRowDiff] }),
+		rms(xs, ys, func(x []float64) float64 { return dot(w, x) }))
 	var b strings.Builder
-	for i, x := range fw {
+	for i, x := range w {
 		fmt.Fprintf(&b, "\t%.4f, // %s\n", x, featureNames[i])
 	}
 	t.Logf("var tunedWeights = [nFeatures]float64{\n%s}", b.String())
+	t.Logf("MANCALA_WEIGHTS=%s", strings.Trim(strings.Join(strings.Fields(fmt.Sprint(w)), ","), "[]"))
+	return w
 }
 
 // tuneSet samples positions and their exact values.
@@ -97,6 +137,50 @@ func dropFeatures(xs [][]float64, names string) {
 			}
 		}
 	}
+}
+
+// deepNodes is the node budget of each search that values a midgame
+// position for deepSet.
+const deepNodes = 50_000
+
+// deepSet samples n positions of top+1 to 40 seeds (random playouts,
+// seeded) and values each by a search of deepNodes nodes (one thread, so
+// the values are the same from run to run) with the tablebase and the
+// tuned estimate with weights w: beyond the tablebase, the fit then
+// learns what a deeper search would say (as TD-leaf does).
+func deepSet(t *testing.T, v *position.Variant, tb *tablebase.Prober, top, n int, w *[nFeatures]int32) ([][]float64, []float64) {
+	rng := rand.New(rand.NewPCG(40, 2026))
+	s, err := New(Options{Threads: 1, HashMiB: 16, Tablebase: tb, MaxNodes: deepNodes, Estimate: EstimateTuned})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.weights = w
+	var xs [][]float64
+	var ys []float64
+	var buf [position.MaxPits]position.Move
+	for len(ys) < n {
+		target := top + 1 + rng.IntN(40-top)
+		p := v.Start()
+		for n := v.Moves(p, &buf); n > 0 && p.Seeds() > target; n = v.Moves(p, &buf) {
+			p = buf[rng.IntN(n)].Next
+		}
+		k := v.Moves(p, &buf)
+		if k == 0 || buf[0].IsPass() || p.Seeds() <= top {
+			continue
+		}
+		res, err := s.Search(context.Background(), v, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f [nFeatures]int32
+		features(v, p, &buf, k, &f)
+		x := make([]float64, nFeatures)
+		for i := range f {
+			x[i] = float64(f[i])
+		}
+		xs, ys = append(xs, x), append(ys, float64(res.Value))
+	}
+	return xs, ys
 }
 
 // leastSquares solves the normal equations X'X w = X'y by Gaussian
