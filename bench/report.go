@@ -58,6 +58,8 @@ type Report struct {
 	Figures    []Figure    `json:"figures"`
 	Ratios     []Ratio     `json:"ratios"`
 	Signatures []Signature `json:"signatures"`
+	// Samples describes the make-move samples of the sow group.
+	Samples []MakeUp `json:"samples,omitempty"`
 }
 
 // ThisMachine reads the CPU model (from /proc/cpuinfo where there is one),

@@ -54,7 +54,8 @@ func Suite() ([]SuitePosition, error) {
 // midgame positions searched to SolveDepth, and seconds to an exact value
 // (best moves included) on the endgame positions, each on one thread and
 // on opts.Threads, with the speedups. The one-thread node count at
-// SolveDepth is a signature: it changes when the search changes.
+// SolveDepth is a signature: it changes when the search changes. A variant
+// the suite has no midgames or endgames of is an error.
 func Solve(ctx context.Context, variants []*position.Variant, opts Options) ([]Figure, []Ratio, []Signature, error) {
 	suite, err := Suite()
 	if err != nil {
@@ -65,6 +66,9 @@ func Solve(ctx context.Context, variants []*position.Variant, opts Options) ([]F
 	var signatures []Signature
 	for _, v := range variants {
 		mid, end := sectionOf(suite, v, "midgame"), sectionOf(suite, v, "endgame")
+		if len(mid) == 0 || len(end) == 0 {
+			return figures, ratios, signatures, fmt.Errorf("bench solve: the suite has no %s positions (it has the five games of rules.md)", v.Name)
+		}
 		var byThreads [2][2]Figure // zero where not measured
 		for t, threads := range threadCounts(opts.Threads) {
 			var nodes uint64

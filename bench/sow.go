@@ -12,11 +12,15 @@ import (
 // packed engine's raw make-move (position.Variant.Play) and the reference
 // implementation's (reference.Apply, which also checks legality), on one
 // thread and on opts.Threads, and the packed/reference ratio on one thread.
-func Sow(ctx context.Context, variants []*position.Variant, opts Options) ([]Figure, []Ratio) {
+// It returns each sample's make-up too, so that a rate can be read against
+// the positions it was measured on.
+func Sow(ctx context.Context, variants []*position.Variant, opts Options) ([]Figure, []Ratio, []MakeUp) {
 	var figures []Figure
 	var ratios []Ratio
+	var makeUps []MakeUp
 	for _, v := range variants {
 		s := PlaySample(v)
+		makeUps = append(makeUps, s.MakeUp())
 		states := referenceStates(s)
 		packed := func(i int) int {
 			const batch = 256
@@ -61,7 +65,7 @@ func Sow(ctx context.Context, variants []*position.Variant, opts Options) ([]Fig
 				Value: one[0].Median / one[1].Median})
 		}
 	}
-	return figures, ratios
+	return figures, ratios, makeUps
 }
 
 // referenceStates converts a sample to the reference implementation's

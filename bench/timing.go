@@ -15,6 +15,9 @@ type Options struct {
 	Seconds float64
 	// Runs is the number of timed runs a figure's median is taken over.
 	Runs int
+	// PlayLeaves makes perft play every move of its last ply instead of
+	// bulk-counting it (the counts are the same).
+	PlayLeaves bool
 	// Starting, when not nil, is called before each figure is measured
 	// (its Median, Min and Max still 0), and Measured with each figure
 	// once measured, so that a caller can show progress.

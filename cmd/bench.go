@@ -18,11 +18,12 @@ import (
 )
 
 type benchOptions struct {
-	variant string
-	threads int
-	seconds float64
-	runs    int
-	json    bool
+	variant    string
+	threads    int
+	seconds    float64
+	runs       int
+	playLeaves bool
+	json       bool
 }
 
 func newBenchCmd() *cobra.Command {
@@ -34,15 +35,24 @@ func newBenchCmd() *cobra.Command {
 (min and max given too) within --seconds:
 
   sow    make-move rate on a fixed sample of positions from play, packed engine
-         and reference implementation, one thread and all threads, and their ratio
-  perft  perft from each start position to a fixed depth; the node counts are a
-         signature that changes only when the rules change
+         and reference implementation, one thread and all threads, and their
+         ratio; the sample is drawn evenly over the seed counts play reaches,
+         and its make-up (seed counts, one-seed sowings) is printed with it
+  perft  perft from each start position to a fixed depth (a derived one, the
+         first to reach 10 M nodes, for the kalah sizes); the node counts are a
+         signature that changes only when the rules change. The last ply is
+         bulk-counted; --play-leaves makes its moves too (same counts)
   solve  the solver's fixed suite (bench/testdata/solve-suite.txt): nodes per
          second on midgames to a fixed depth, whose one-thread node count is a
          signature of the search, and seconds to an exact value on endgames,
-         one thread and all threads, with the speedups
-  build  positions per second of a small tablebase build (in a temporary
-         directory), one thread and all threads
+         one thread and all threads, with the speedups (the five games only)
+  build  a small tablebase build (in a temporary directory; the layers of at
+         most 3 M positions), one thread and all threads: positions per second
+         of wall time and per CPU-second (user + system, getrusage), the
+         speedup, and the positions built and their checksums as signatures
+
+Without --variant, sow, perft and build measure the five games, kalah and
+kalah-std; solve the five games.
 
 With no group named, every group runs: a few minutes with the defaults
 (--seconds 0.5 --runs 1 for a quick look; each build and endgame figure takes
@@ -52,7 +62,9 @@ line as each figure starts and ends, or a bar on a terminal. Ctrl-C (or
 SIGTERM) stops at once, prints the figures measured so far, removes the
 temporary tablebase of "build", and exits with 130 (143).`,
 		Example: `  mancala bench --seconds 1
-  mancala bench sow --variant awari --json`,
+  mancala bench sow --variant awari --json
+  mancala bench perft --play-leaves
+  mancala bench build --variant kalah-std-4x3`,
 		ValidArgs: bench.Groups,
 		Args: func(c *cobra.Command, args []string) error {
 			for _, a := range args {
@@ -70,6 +82,7 @@ temporary tablebase of "build", and exits with 130 (143).`,
 	c.Flags().IntVar(&opts.threads, "threads", runtime.NumCPU(), "threads of the multi-threaded figures")
 	c.Flags().Float64Var(&opts.seconds, "seconds", 2, "time budget of each figure, in seconds")
 	c.Flags().IntVar(&opts.runs, "runs", 3, "timed runs per figure (the median is reported)")
+	c.Flags().BoolVar(&opts.playLeaves, "play-leaves", false, "perft: make every move of the last ply instead of bulk-counting it (same counts)")
 	addJSONFlag(c, &opts.json)
 	return c
 }
@@ -87,7 +100,7 @@ func runBench(ctx context.Context, out, errOut io.Writer, groups []string, opts 
 	case opts.runs < 1:
 		return fmt.Errorf("--runs %d: want 1 or more", opts.runs)
 	}
-	variants := position.Variants()
+	var variants []*position.Variant // nil: each group's default
 	if opts.variant != "" {
 		v, err := position.Lookup(opts.variant)
 		if err != nil {
@@ -95,7 +108,7 @@ func runBench(ctx context.Context, out, errOut io.Writer, groups []string, opts 
 		}
 		variants = []*position.Variant{v}
 	}
-	bopts := bench.Options{Threads: opts.threads, Seconds: opts.seconds, Runs: opts.runs}
+	bopts := bench.Options{Threads: opts.threads, Seconds: opts.seconds, Runs: opts.runs, PlayLeaves: opts.playLeaves}
 	stopProgress := benchProgress(errOut, &bopts)
 	report, err := bench.Run(ctx, groups, variants, bopts)
 	stopProgress()
@@ -151,6 +164,14 @@ func printBench(out io.Writer, r bench.Report) error {
 		fmt.Fprintln(out)
 		for _, x := range r.Ratios {
 			fmt.Fprintf(out, "%s %s %s: %.1f\n", x.Group, x.Variant, x.Name, x.Value)
+		}
+	}
+	if len(r.Samples) > 0 {
+		fmt.Fprintln(out)
+		for _, mu := range r.Samples {
+			fmt.Fprintf(out, "sample %s: %d positions, %d..%d seeds on the board in %d counts (at most %.1f%% of one), "+
+				"%.1f%% one-seed sowings, %.2f seeds sown a move\n", mu.Variant, mu.Positions, mu.MinSeeds, mu.MaxSeeds,
+				mu.SeedCounts, 100*mu.LargestShare, 100*mu.OneSeedSowings, mu.MeanSown)
 		}
 	}
 	if len(r.Signatures) > 0 {

@@ -44,11 +44,22 @@ func completeVariantFlag(_ *cobra.Command, _ []string, prefix string) ([]string,
 }
 
 // variantsWithPrefix lists the variant names that start with prefix
-// (case-insensitive, as Lookup reads them).
+// (case-insensitive, as Lookup reads them). The kalah sizes (kalah-MxN,
+// kalah-std-MxN) are offered once the prefix reaches "kalah-", so that a
+// bare Tab lists the games rather than 72 kalah sizes.
 func variantsWithPrefix(prefix string) []string {
+	prefix = strings.ToLower(prefix)
+	candidates := position.Names()
+	if strings.HasPrefix(prefix, position.KalahName+"-") {
+		for _, v := range position.KalahVariants() {
+			if v.Name != position.KalahName && v.Name != position.KalahStdName {
+				candidates = append(candidates, v.Name)
+			}
+		}
+	}
 	var names []string
-	for _, n := range position.Names() {
-		if strings.HasPrefix(n, strings.ToLower(prefix)) {
+	for _, n := range candidates {
+		if strings.HasPrefix(n, prefix) {
 			names = append(names, n)
 		}
 	}

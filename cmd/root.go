@@ -34,7 +34,9 @@ func NewRootCmd() *cobra.Command {
 		Use:   "mancala",
 		Short: "Exact values, endgame databases and benchmarks for two-row mancala games",
 		Long: `mancala solves positions of awari, oware, akon, djenon-abe, djenon-aboure and
-kalah (Kalah(m,n): kalah, kalah-6x5, ...) exactly, builds endgame databases (tablebases) by retrograde analysis, and
+kalah (Kalah(m,n): kalah, kalah-6x5, ... with empty captures; kalah-std,
+kalah-std-6x5, ... with the standard capture rule) exactly, builds endgame
+databases (tablebases) by retrograde analysis, and
 measures how fast the engine sows and searches.
 
 Positions are written VARIANT[:ROW1/ROW2[:SIDE[:CAP1-CAP2]]], e.g.
@@ -112,7 +114,8 @@ func version() string {
 			}
 		}
 	}
-	return fmt.Sprintf("%s, rules version %d (kalah %d)", v, position.RulesVersion, position.KalahRulesVersion)
+	return fmt.Sprintf("%s, rules version %d (kalah %d, kalah-std %d)", v, position.RulesVersion,
+		position.KalahRulesVersion, position.KalahStdRulesVersion)
 }
 
 // ExitError carries a specific exit code with its error.

@@ -29,14 +29,16 @@ func newServeCmd() *cobra.Command {
 		Short: "Serve the board and analysis pages and a JSON API on the web",
 		Long: `serve runs a web server with two pages and a JSON API:
 
-  /            the board: choose a variant or paste a position, click a pit to
-               play it, see every legal move's value and the best moves
+  /            the board: choose a variant (every kalah size and rule set
+               too) or paste a position, click a pit to play it, see every
+               legal move's value and captures and the best moves
   /analyze     paste games (a start position then its moves, one game a line)
                for a value graph, a per-ply table and a per-player summary
   /api/solve?position=POS[&time=1s][&all=1]    as solve --json
   /api/query?position=POS                      as query --json
   /api/play?position=POS&moves=3,5,pass,1      as play --json
   /api/analyze  (POST, games as text/plain)    as analyze --json
+  /api/variants                                the variants, for the pickers
 
 Everything the pages need is inside the binary, so it works offline. It
 listens on the loopback address unless --addr says otherwise, and then

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mancala-solver/mancala/oracle"
+	"github.com/mancala-solver/mancala/position"
 	"github.com/mancala-solver/mancala/solver"
 )
 
@@ -18,6 +19,7 @@ type solveOptions struct {
 	oracleFlags
 	depth    int
 	all      bool
+	lines    bool
 	json     bool
 	progress bool
 }
@@ -25,12 +27,15 @@ type solveOptions struct {
 func newSolveCmd() *cobra.Command {
 	opts := &solveOptions{}
 	c := stopsCleanly(&cobra.Command{
-		Use:   "solve POS|- [--time D] [--depth N] [--threads N] [--hash MiB] [--tb DIR] [--all] [--json]",
+		Use:   "solve POS|- [--time D] [--depth N] [--threads N] [--hash MiB] [--tb DIR] [--all] [--lines] [--json]",
 		Short: "Find a position's value and best moves, exactly when the time allows",
 		Long: `solve answers a position: its value (docs/rules.md section 6: the score difference
 in seeds from the side to move of the position as given, for the rest of the
 game; repetition scores 0), whether it is exact, the best moves, the principal
-variation, and with --all every legal move's value. A position the tablebase
+variation, and with --all every legal move's value. --lines (which implies
+--all) values every line too: each move, and each move after which the same
+player moves again (kalah's extra move) followed by each of its continuations,
+written "3-6" as Rawlings does (the "lines" field of --json, docs/notation.md). A position the tablebase
 holds is answered from it at once; any other is searched until its value is
 proven or --time, --depth, --nodes or Ctrl-C stops it, and then the value is
 an estimate, printed with its proven bounds.
@@ -47,7 +52,10 @@ whole-line or trailing, skipped), and answers each (one JSON line each with
 
 A tablebase is used from --tb DIR, or else from the default directory when one
 is there; for endgames beyond it a small one is built in memory, once, and its
-build counts in --time.
+build counts in --time. When a search stops short of a proof and no tablebase on
+disk serves the variant, a note on stderr says how to get a proof where the
+tablebase that brings one is known (kalah, kalah-6x5, kalah-std): the build command, what
+the build and the proof took (README "Kalah").
 
 --progress prints a line on stderr for each deeper iteration of the search:
 its depth, its value (an estimate until the proven bounds meet), the proven
@@ -55,6 +63,7 @@ bounds, its best move, the nodes so far and the time, so that a long proof
 can be watched.`,
 		Example: `  mancala solve akon:2,18,3,0,1,0,2/0,1,1,1,5,0,2:1 --time 5s --json
   mancala solve djenon-abe:0,0,1,1,0,1/0,0,0,0,1,0:1 --all
+  mancala solve kalah-4x3 --lines
   mancala solve - --time 1s < bench/testdata/solve-suite.txt`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -65,6 +74,7 @@ can be watched.`,
 	opts.add(f, 10*time.Second, "stop after this long (0: no limit), per position", "stop after about this many nodes (0: no limit)")
 	f.IntVar(&opts.depth, "depth", 0, "deepest iteration in plies (0: no limit)")
 	f.BoolVar(&opts.all, "all", false, "give every legal move's value")
+	f.BoolVar(&opts.lines, "lines", false, "give every line's value too: each extra move followed by each continuation (implies --all)")
 	f.BoolVar(&opts.progress, "progress", false, "print each deeper iteration of the search on stderr")
 	addJSONFlag(c, &opts.json)
 	return c
@@ -86,8 +96,9 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 		return err
 	}
 	defer o.Close()
+	hinted := map[*position.Variant]bool{} // the variants whose proof note is out
 	for i, input := range inputs {
-		so := oracle.SolveOptions{AllMoves: opts.all, Time: opts.time, Nodes: opts.nodes, Depth: opts.depth}
+		so := oracle.SolveOptions{AllMoves: opts.all, Lines: opts.lines, Time: opts.time, Nodes: opts.nodes, Depth: opts.depth}
 		if opts.progress {
 			so.Progress = func(p solver.Progress) { printProgress(errOut, p) }
 		}
@@ -98,11 +109,29 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 		if err := printSolve(out, a, opts.json, arg == "-", i > 0); err != nil {
 			return err
 		}
+		if !a.Exact && a.Source == oracle.SourceSearch && !opts.noTB && !hinted[input.Setup.Variant] {
+			hinted[input.Setup.Variant] = noteProof(errOut, o, input.Setup, opts.tb)
+		}
 		if ctx.Err() != nil && i+1 < len(inputs) {
 			return fmt.Errorf("interrupted after %d of %s", i+1, plural(len(inputs), "position"))
 		}
 	}
 	return nil
+}
+
+// noteProof says on errOut how to get a proof of s, which the search left
+// an estimate, when no tablebase on disk serves its variant and one is
+// known to bring a proof (proofHint), and reports whether it did.
+func noteProof(errOut io.Writer, o *oracle.Oracle, s position.Setup, flag string) bool {
+	_, err := o.DiskTablebase(s.Variant)
+	if err == nil {
+		return false
+	}
+	hint, ok := proofHint(err, s.Variant, flag)
+	if ok {
+		fmt.Fprintf(errOut, "note: %s: %s\n", s.String(), hint)
+	}
+	return ok
 }
 
 // printProgress is one --progress line: an iteration of the search.
@@ -149,6 +178,12 @@ func printSolveText(out io.Writer, a oracle.Answer) error {
 	if len(a.Moves) > 1 || len(a.Moves) == 1 && !a.MustPass {
 		for _, m := range a.Moves {
 			fmt.Fprintf(out, "  move %v: %+d%s (captures %d)\n", m.Move, m.Value, boundNote(m), m.Captured)
+		}
+	}
+	if len(a.Lines) > 0 {
+		fmt.Fprintln(out, "lines (extra moves followed by each continuation):")
+		for _, l := range a.Lines {
+			fmt.Fprintf(out, "  line %v: %+d%s (captures %d)\n", l, l.Value, bounds(l.Exact, l.Lower, l.Upper), l.Captured)
 		}
 	}
 	fmt.Fprintf(out, "pv: %s%s\n", moveList(a.PV), pvNote(a))
@@ -206,11 +241,14 @@ func pvNote(a oracle.Answer) string {
 	return ""
 }
 
-func boundNote(m oracle.MoveValue) string {
-	if m.Exact {
+func boundNote(m oracle.MoveValue) string { return bounds(m.Exact, m.Lower, m.Upper) }
+
+// bounds is "" for an exact value, else the proven bounds of an estimate.
+func bounds(exact bool, lower, upper int) string {
+	if exact {
 		return ""
 	}
-	return fmt.Sprintf(" (estimate; proven %+d..%+d)", m.Lower, m.Upper)
+	return fmt.Sprintf(" (estimate; proven %+d..%+d)", lower, upper)
 }
 
 func moveList[M any](moves []M) string {

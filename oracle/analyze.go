@@ -68,11 +68,14 @@ type AnalyzeOptions struct {
 // PlyAnalysis is one ply of an analysed game (notation.md "Game
 // analysis"). Values are from Player, the mover, after the game's history.
 type PlyAnalysis struct {
-	Ply       int    `json:"ply"`
-	Player    int    `json:"player"`
-	Position  string `json:"position"` // before the move
-	Move      Move   `json:"move"`
-	Captured  int    `json:"captured"`
+	Ply      int    `json:"ply"`
+	Player   int    `json:"player"`
+	Position string `json:"position"` // before the move
+	Move     Move   `json:"move"`
+	Captured int    `json:"captured"`
+	// Again: the same player moves again after the move (kalah's extra
+	// move, position.Move.MovesAgain).
+	Again     bool   `json:"again,omitempty"`
 	Value     int    `json:"value"`      // the position's value (best play)
 	MoveValue int    `json:"move_value"` // the played move's value
 	Loss      int    `json:"loss"`       // Value - MoveValue, never negative
@@ -168,7 +171,7 @@ func (o *Oracle) Analyze(ctx context.Context, g Game, opts AnalyzeOptions) (Anal
 func plyAnalysis(i int, plies []position.Ply, answers []Answer) PlyAnalysis {
 	pl, a := plies[i], answers[i]
 	out := PlyAnalysis{Ply: i + 1, Player: a.Player, Position: a.Position, Move: Move(pl.Move.Pit),
-		Captured: int(pl.Move.Captured), Value: a.Value, BestMoves: a.BestMoves,
+		Captured: int(pl.Move.Captured), Again: pl.Move.MovesAgain(pl.Before.Position), Value: a.Value, BestMoves: a.BestMoves,
 		BestMovesComplete: a.Exact && a.BestMovesComplete}
 	mv, moveExact := a.Value, a.Exact
 	for _, m := range a.Moves {

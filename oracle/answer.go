@@ -97,6 +97,11 @@ type Answer struct {
 	// stores it, which can differ for a move that is not best (a
 	// repetition only pulls a value toward 0). Value agrees either way.
 	Moves []MoveValue `json:"moves,omitempty"`
+	// Lines is every turn's value, in pit order, when SolveOptions.Lines
+	// asked for it: each move, and each move after which the mover moves
+	// again followed by every continuation ("3-6", LineValue). The best
+	// line's value is Value.
+	Lines []LineValue `json:"lines,omitempty"`
 	// PV is the principal variation. For an exact value it is made of
 	// proven best moves only, and PVComplete says it reaches the end of
 	// the game (or a repetition), so that playing it out realises Value.

@@ -7,12 +7,15 @@ import (
 )
 
 // PlayedMove is one ply of a played line (notation.md): who made it, the
-// move (a pit, or "pass" where the rules forced one) and the seeds it
-// captured.
+// move (a pit, or "pass" where the rules forced one), the seeds it
+// captured (in kalah, every seed it put into the mover's store) and
+// whether the same player moves again after it (kalah's extra move:
+// position.Move.MovesAgain).
 type PlayedMove struct {
 	Player   int  `json:"player"`
 	Move     Move `json:"move"`
 	Captured int  `json:"captured"`
+	Again    bool `json:"again,omitempty"`
 }
 
 // Played is the object of `play --json` and /api/play (notation.md): the
@@ -31,7 +34,8 @@ type Played struct {
 func newPlayed(g *position.Game) Played {
 	res := Played{Position: g.Setup.String(), Moves: make([]PlayedMove, len(g.Line)), GameOver: g.Over, End: g.End}
 	for i, ply := range g.Line {
-		res.Moves[i] = PlayedMove{Player: ply.Player(), Move: Move(ply.Move.Pit), Captured: int(ply.Move.Captured)}
+		res.Moves[i] = PlayedMove{Player: ply.Player(), Move: Move(ply.Move.Pit), Captured: int(ply.Move.Captured),
+			Again: ply.Move.MovesAgain(ply.Before.Position)}
 	}
 	if g.Over {
 		final := g.Final

@@ -103,3 +103,30 @@ func TestTablebaseDirLacksVariant(t *testing.T) {
 		t.Errorf("TBOptional query of awari: %+v, %v", a, err)
 	}
 }
+
+// TestDiskTablebase: what serves a variant on disk, or the typed error
+// that says why nothing does: a directory with awari's layers 0..3 serves
+// awari to 3 seeds and lacks oware (naming awari); no tablebase in the
+// default directory is a MissingError; tablebases off is ErrNoTablebase.
+func TestDiskTablebase(t *testing.T) {
+	dir := t.TempDir()
+	awari, _ := position.Lookup("awari")
+	oware, _ := position.Lookup("oware")
+	if _, err := tablebase.Build(context.Background(), dir, awari, tablebase.BuildOptions{MaxSeeds: 3, Threads: 1}); err != nil {
+		t.Fatal(err)
+	}
+	o := newOracle(t, Config{TBDir: dir, TBOptional: true, Threads: 1})
+	if seeds, err := o.DiskTablebase(awari); err != nil || seeds != 3 {
+		t.Errorf("awari: %d seeds, %v; want 3", seeds, err)
+	}
+	var missing *tablebase.MissingError
+	if _, err := o.DiskTablebase(oware); !errors.As(err, &missing) || !slices.Equal(missing.Holds, []string{"awari"}) {
+		t.Errorf("oware: %v; want a MissingError naming awari", err)
+	}
+	if _, err := newOracle(t, Config{Threads: 1}).DiskTablebase(awari); !errors.As(err, &missing) || len(missing.Holds) != 0 {
+		t.Errorf("an empty default directory: %v; want a MissingError", err)
+	}
+	if _, err := newOracle(t, Config{NoTB: true}).DiskTablebase(awari); !errors.Is(err, ErrNoTablebase) {
+		t.Errorf("tablebases off: %v; want ErrNoTablebase", err)
+	}
+}

@@ -16,6 +16,10 @@ type SolveOptions struct {
 	// AllMoves asks for every legal move's value when a search runs (an
 	// answer from the tablebase always has them).
 	AllMoves bool
+	// Lines asks for every line's value too (Answer.Lines): each extra
+	// move followed by each continuation, solved in turn within the same
+	// limits. It implies AllMoves.
+	Lines bool
 	// History is the game's line before the position since its last
 	// capture, oldest first (positions of other seed counts are ignored):
 	// the position is valued with a return to any of them a repetition.
@@ -52,7 +56,12 @@ func (o *Oracle) Solve(ctx context.Context, s position.Setup, opts SolveOptions)
 		defer cancel()
 	}
 	a := o.newAnswer(s)
-	err := o.solve(ctx, o.variant(s.Variant), s.Position, layerOf(opts.History, s.Position), opts, &a)
+	opts.AllMoves = opts.AllMoves || opts.Lines
+	vs, history := o.variant(s.Variant), layerOf(opts.History, s.Position)
+	err := o.solve(ctx, vs, s.Position, history, opts, &a)
+	if err == nil && opts.Lines {
+		err = o.addLines(ctx, vs, s.Position, history, opts, &a)
+	}
 	a.Seconds = time.Since(start).Seconds()
 	if a.Seconds > 0 {
 		a.NodesPerSecond = float64(a.Nodes) / a.Seconds
@@ -220,20 +229,44 @@ func (o *Oracle) Query(ctx context.Context, s position.Setup) (Answer, error) {
 	vs := o.variant(s.Variant)
 	a := o.newAnswer(s)
 	err := o.probe(ctx, vs, s.Position, &a, func(p position.Position) (served, error) {
-		disk, err := o.diskTablebase(vs)
+		disk, err := o.diskOrMissing(vs)
 		switch {
 		case err != nil:
 			return served{}, err
-		case disk == nil && o.cfg.TBDir == "":
-			return served{}, fmt.Errorf("%w: tablebases are off", ErrNoTablebase)
-		case disk == nil:
-			return served{}, tablebase.Missing(o.cfg.TBDir, vs.v)
 		case p.Seeds() > disk.MaxSeeds():
 			return served{}, &NotInTablebaseError{Position: a.Position, Seeds: p.Seeds(), MaxSeeds: disk.MaxSeeds()}
 		}
 		return served{tb: disk, prober: disk}, nil
 	})
 	return a, err
+}
+
+// DiskTablebase reports the tablebase on disk that serves v: the seeds
+// of its largest complete layer, or why there is none, the error Query
+// meets: ErrNoTablebase (wrapped) when tablebases are off, a
+// *tablebase.MissingError when the directory (the default one included)
+// holds none of v's layers, or the error opening it.
+func (o *Oracle) DiskTablebase(v *position.Variant) (maxSeeds int, err error) {
+	disk, err := o.diskOrMissing(o.variant(v))
+	if err != nil {
+		return 0, err
+	}
+	return disk.MaxSeeds(), nil
+}
+
+// diskOrMissing is v's tablebase on disk, or the error that says why
+// there is none (DiskTablebase).
+func (o *Oracle) diskOrMissing(vs *variantState) (*tablebase.Prober, error) {
+	disk, err := o.diskTablebase(vs)
+	switch {
+	case err != nil:
+		return nil, err
+	case disk == nil && o.cfg.TBDir == "":
+		return nil, fmt.Errorf("%w: tablebases are off", ErrNoTablebase)
+	case disk == nil:
+		return nil, tablebase.Missing(o.cfg.TBDir, vs.v)
+	}
+	return disk, nil
 }
 
 // Lookup answers s at once when a tablebase ready now holds it (the one

@@ -13,7 +13,7 @@ import (
 // for the stores between the rows, left blank (see DiagramStores). The
 // result ends in a newline.
 func Diagram(v *Variant, p Position) string {
-	if v.Sow == SowStore {
+	if v.HasStores() {
 		return storeDiagram(v, p, "    ", "    ")
 	}
 	row1, row2 := p.Rows()
@@ -26,12 +26,19 @@ func Diagram(v *Variant, p Position) string {
 	return b.String()
 }
 
+// HasStores reports whether v's board has a store per player that the
+// sowing passes through (kalah): the captures CAP1-CAP2 of a position are
+// then the seeds in the stores, player 2's drawn on the left and player
+// 1's on the right (DiagramStores). Other variants keep captured seeds
+// off the board.
+func (v *Variant) HasStores() bool { return v.Sow == SowStore }
+
 // DiagramStores is Diagram with the stores of a variant that has them
 // (kalah) drawn holding stores[0] (player 1's) and stores[1] (player 2's)
 // seeds: player 2's store on the left, where player 2's sowing ends,
 // player 1's on the right. For other variants it is Diagram.
 func DiagramStores(v *Variant, p Position, stores [2]int) string {
-	if v.Sow != SowStore {
+	if !v.HasStores() {
 		return Diagram(v, p)
 	}
 	return storeDiagram(v, p, fmt.Sprintf("[%2d]", stores[1]), fmt.Sprintf("[%2d]", stores[0]))

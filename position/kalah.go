@@ -2,6 +2,7 @@ package position
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 )
 
@@ -13,70 +14,131 @@ import (
 // the notation. A move whose last seed falls into the store keeps the
 // mover: its Next has the same Side and unswapped rows. docs/kalah.md gives
 // the rules in full.
+//
+// Every size is played under two rule sets (KalahRules) that differ only
+// in a capture from an empty facing pit: `kalah` and `kalah-MxN` follow
+// Irving, Donkers and Uiterwijk (the capture happens and banks the last
+// seed alone), `kalah-std` and `kalah-std-MxN` the rule of most sets and
+// of Rawlings' 2015 analysis (nothing is captured, the seed stays).
 const (
-	// KalahName is the name of Kalah(6,4), the usual game; every other
-	// size is named kalah-MxN.
+	// KalahName is the name of Kalah(6,4) under the empty-capture rules;
+	// every other size is named kalah-MxN.
 	KalahName = "kalah"
+	// KalahStdName is the name of Kalah(6,4) under the standard capture
+	// rule; every other size is named kalah-std-MxN.
+	KalahStdName = "kalah-std"
 	// KalahMaxPits and KalahMaxSeeds bound the sizes: Kalah(1..6, 1..6).
 	KalahMaxPits  = 6
 	KalahMaxSeeds = 6
 )
 
-var (
-	kalahOnce  [KalahMaxPits][KalahMaxSeeds]sync.Once
-	kalahSizes [KalahMaxPits][KalahMaxSeeds]*Variant
+// KalahRules is one of kalah's two rule sets.
+type KalahRules uint8
+
+const (
+	// KalahEmptyCapture: a last seed in an empty own pit captures even
+	// when the facing pit is empty, banking itself alone (Irving, Donkers
+	// and Uiterwijk 2000); named kalah, kalah-MxN.
+	KalahEmptyCapture KalahRules = iota
+	// KalahStandard: a last seed in an empty own pit captures only when
+	// the facing pit holds seeds; otherwise it stays (the usual commercial
+	// rule, Rawlings 2015); named kalah-std, kalah-std-MxN.
+	KalahStandard
+	kalahRuleSets
 )
 
-// Kalah returns Kalah(pits, seeds), or nil when a size is outside 1..6.
-// Its tables are built on first use, so that the 36 sizes cost nothing
-// until asked for.
-func Kalah(pits, seeds int) *Variant {
-	if pits < 1 || pits > KalahMaxPits || seeds < 1 || seeds > KalahMaxSeeds {
+// kalahNames are the names of Kalah(6,4) under each rule set, which are
+// also the prefixes of the other sizes' names.
+var kalahNames = [kalahRuleSets]string{KalahEmptyCapture: KalahName, KalahStandard: KalahStdName}
+
+var (
+	kalahOnce  [kalahRuleSets][KalahMaxPits][KalahMaxSeeds]sync.Once
+	kalahSizes [kalahRuleSets][KalahMaxPits][KalahMaxSeeds]*Variant
+)
+
+// Kalah returns Kalah(pits, seeds) under the empty-capture rules of
+// Irving, Donkers and Uiterwijk, or nil when a size is outside 1..6.
+func Kalah(pits, seeds int) *Variant { return KalahOf(KalahEmptyCapture, pits, seeds) }
+
+// KalahStd returns Kalah(pits, seeds) under the standard capture rule, or
+// nil when a size is outside 1..6.
+func KalahStd(pits, seeds int) *Variant { return KalahOf(KalahStandard, pits, seeds) }
+
+// KalahOf returns Kalah(pits, seeds) under the given rule set, or nil when
+// a size is outside 1..6 or the rule set unknown. Its tables are built on
+// first use, so that the 72 variants cost nothing until asked for.
+func KalahOf(rules KalahRules, pits, seeds int) *Variant {
+	if rules >= kalahRuleSets || pits < 1 || pits > KalahMaxPits || seeds < 1 || seeds > KalahMaxSeeds {
 		return nil
 	}
-	kalahOnce[pits-1][seeds-1].Do(func() {
-		kalahSizes[pits-1][seeds-1] = newKalah(pits, seeds).prepare()
+	kalahOnce[rules][pits-1][seeds-1].Do(func() {
+		kalahSizes[rules][pits-1][seeds-1] = newKalah(rules, pits, seeds).prepare()
 	})
-	return kalahSizes[pits-1][seeds-1]
+	return kalahSizes[rules][pits-1][seeds-1]
 }
 
-// KalahVariants returns every kalah size, Kalah(1,1) to Kalah(6,6), pits
-// first.
+// KalahRuleSet returns the rule set of a kalah variant (ok false for any
+// other variant).
+func (v *Variant) KalahRuleSet() (rules KalahRules, ok bool) {
+	if v.Sow != SowStore {
+		return 0, false
+	}
+	if v.EmptyCapture {
+		return KalahEmptyCapture, true
+	}
+	return KalahStandard, true
+}
+
+// KalahVariants returns every kalah variant: Kalah(1,1) to Kalah(6,6)
+// under the empty-capture rules, pits first, then the same sizes under
+// the standard rule.
 func KalahVariants() []*Variant {
 	var all []*Variant
-	for m := 1; m <= KalahMaxPits; m++ {
-		for n := 1; n <= KalahMaxSeeds; n++ {
-			all = append(all, Kalah(m, n))
+	for rules := KalahRules(0); rules < kalahRuleSets; rules++ {
+		for m := 1; m <= KalahMaxPits; m++ {
+			for n := 1; n <= KalahMaxSeeds; n++ {
+				all = append(all, KalahOf(rules, m, n))
+			}
 		}
 	}
 	return all
 }
 
-// newKalah is the data of Kalah(m,n). Its ID, used in tablebase keys, is
-// 100 + 10m + n (164 for kalah), clear of the other variants' 1..5.
-func newKalah(m, n int) *Variant {
-	name := fmt.Sprintf("kalah-%dx%d", m, n)
+// newKalah is the data of Kalah(m,n) under a rule set; the two differ in
+// EmptyCapture alone. Its ID, used in tablebase keys and hash salts, is
+// 100 + 10m + n (164 for kalah) under the empty-capture rules and
+// 170 + 6(m-1) + (n-1) (170..205; 203 for kalah-std) under the standard
+// one, clear of each other and of the other variants' 1..5.
+func newKalah(rules KalahRules, m, n int) *Variant {
+	name := fmt.Sprintf("%s-%dx%d", kalahNames[rules], m, n)
 	if m == 6 && n == 4 {
-		name = KalahName
+		name = kalahNames[rules]
 	}
-	return &Variant{Name: name, ID: uint8(100 + 10*m + n), Pits: m, StartSeeds: n, MinSow: 1,
+	id := uint8(100 + 10*m + n)
+	if rules == KalahStandard {
+		id = uint8(170 + 6*(m-1) + n - 1)
+	}
+	return &Variant{Name: name, ID: id, Pits: m, StartSeeds: n, MinSow: 1,
 		Sow: SowStore, Capture: CaptureOpposite, GrandSlam: GrandSlamAllowed,
-		Feed: FeedNever, Pass: PassNever, End: EndOwnRows, EmptyRowEnds: true, EmptyCapture: true}
+		Feed: FeedNever, Pass: PassNever, End: EndOwnRows, EmptyRowEnds: true,
+		EmptyCapture: rules == KalahEmptyCapture}
 }
 
-// lookupKalah finds a lower-case kalah name: "kalah" or "kalah-MxN" with
-// single digits M and N in 1..6 ("kalah-6x4" is kalah).
+// lookupKalah finds a lower-case kalah name: "kalah" or "kalah-MxN", or
+// "kalah-std" or "kalah-std-MxN", with single digits M and N in 1..6
+// ("kalah-6x4" is kalah, "kalah-std-6x4" kalah-std).
 func lookupKalah(name string) (*Variant, bool) {
-	if name == KalahName {
-		return Kalah(6, 4), true
+	for _, rules := range []KalahRules{KalahStandard, KalahEmptyCapture} { // "kalah-std" before its prefix "kalah"
+		if name == kalahNames[rules] {
+			return KalahOf(rules, 6, 4), true
+		}
+		size, ok := strings.CutPrefix(name, kalahNames[rules]+"-")
+		if ok && len(size) == 3 && size[1] == 'x' {
+			v := KalahOf(rules, int(size[0])-'0', int(size[2])-'0')
+			return v, v != nil
+		}
 	}
-	var m, n int
-	if len(name) != len("kalah-6x4") || name[:6] != "kalah-" || name[7] != 'x' {
-		return nil, false
-	}
-	m, n = int(name[6]-'0'), int(name[8]-'0')
-	v := Kalah(m, n)
-	return v, v != nil
+	return nil, false
 }
 
 // storeRing is the ring index that stands for the mover's store in lap

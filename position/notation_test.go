@@ -36,7 +36,7 @@ func TestParseErrors(t *testing.T) {
 		{"akon:0,0,0,0,0,0,71/0,0,0,0,0,0,0", `akon: 71 seeds in row 1, pit 7: akon has 70 in all`},
 		{"awari:4,4,4,4,4,4/4,4,4,4,4,4:0", `awari: side "0" is not 1 or 2`},
 		{"awari:4,4,4,4,4,4/4,4,4,4,4,4:1:1-2", `awari: 48 seeds on the board and 1-2 captured make 51, want 48`},
-		{"awarii", `"awarii" is not a variant (known: akon, awari, djenon-abe, djenon-aboure, kalah, oware, oware-own; kalah-MxN for M pits and N seeds, 1..6)`},
+		{"awarii", `"awarii" is not a variant (known: akon, awari, djenon-abe, djenon-aboure, kalah, kalah-std, oware, oware-own; kalah-MxN and kalah-std-MxN for M pits and N seeds, 1..6)`},
 	} {
 		if _, err := Parse(c.in); err == nil || err.Error() != c.want {
 			t.Errorf("Parse(%q): %v, want %q", c.in, err, c.want)

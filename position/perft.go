@@ -4,23 +4,30 @@ package position
 // of the game tree cut at that depth. Automatic passes are part of the move
 // that forces them and do not count as plies; game ends stop a line early
 // (such a line is not counted); repetition is ignored, as perft counts move
-// generation, not play. The last ply is counted without being played (bulk
-// counting).
-func (v *Variant) Perft(p Position, depth int) uint64 {
+// generation, not play. The last ply is counted without being played where
+// the rules allow (bulk counting: see CountMoves); PerftPlayed plays it.
+func (v *Variant) Perft(p Position, depth int) uint64 { return v.perft(p, depth, false) }
+
+// PerftPlayed is Perft with every move of the last ply played too, as
+// perft programs without bulk counting do (Aalina's, for one): the count is
+// Perft's, the work that of making every leaf's move.
+func (v *Variant) PerftPlayed(p Position, depth int) uint64 { return v.perft(p, depth, true) }
+
+func (v *Variant) perft(p Position, depth int, playLeaves bool) uint64 {
 	if depth == 0 {
 		return 1
 	}
 	if depth == 1 {
-		return v.perftLeaves(p)
+		return v.perftLeaves(p, playLeaves)
 	}
 	var buf [MaxPits]Move
 	n := v.Moves(p, &buf)
 	if n == 1 && buf[0].IsPass() {
-		return v.Perft(buf[0].Next, depth)
+		return v.perft(buf[0].Next, depth, playLeaves)
 	}
 	var nodes uint64
 	for _, m := range buf[:n] {
-		nodes += v.Perft(m.Next, depth-1)
+		nodes += v.perft(m.Next, depth-1, playLeaves)
 	}
 	return nodes
 }
@@ -28,7 +35,12 @@ func (v *Variant) Perft(p Position, depth int) uint64 {
 // Divide returns the perft count below each legal move of p (keyed by
 // pit), for finding where two move generators disagree. A forced pass at p
 // is applied first, as Perft does, so the counts add up to Perft's.
-func (v *Variant) Divide(p Position, depth int) map[int]uint64 {
+func (v *Variant) Divide(p Position, depth int) map[int]uint64 { return v.divide(p, depth, false) }
+
+// DividePlayed is Divide with the last ply played, as PerftPlayed.
+func (v *Variant) DividePlayed(p Position, depth int) map[int]uint64 { return v.divide(p, depth, true) }
+
+func (v *Variant) divide(p Position, depth int, playLeaves bool) map[int]uint64 {
 	counts := map[int]uint64{}
 	if depth == 0 {
 		return counts
@@ -40,15 +52,17 @@ func (v *Variant) Divide(p Position, depth int) map[int]uint64 {
 		n = v.Moves(p, &buf)
 	}
 	for _, m := range buf[:n] {
-		counts[int(m.Pit)] = v.Perft(m.Next, depth-1)
+		counts[int(m.Pit)] = v.perft(m.Next, depth-1, playLeaves)
 	}
 	return counts
 }
 
 // perftLeaves is Perft at depth 1: the legal moves of p, or of the position
-// after p's forced pass.
-func (v *Variant) perftLeaves(p Position) uint64 {
-	if v.Pass != PassNever {
+// after p's forced pass. With playLeaves every move is made (Moves plays
+// each to find its child); without, CountMoves counts without playing
+// where the rules let it.
+func (v *Variant) perftLeaves(p Position, playLeaves bool) uint64 {
+	if v.Pass != PassNever || playLeaves {
 		var buf [MaxPits]Move
 		n := v.Moves(p, &buf)
 		if n == 1 && buf[0].IsPass() {

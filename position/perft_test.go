@@ -37,8 +37,8 @@ func referencePerft(s reference.State, depth int) (counts []uint64) {
 // (1..10 for kalah), computed by the packed engine and recomputed with the
 // reference implementation: to depth 10 with MANCALA_LONG=1, 6 by default,
 // 5 under -short. A change to any of
-// them means a rules change: bump RulesVersion (KalahRulesVersion for
-// kalah).
+// them means a rules change: bump RulesVersion (KalahRulesVersion or
+// KalahStdRulesVersion for kalah).
 var perftStart = map[string][]uint64{
 	"awari":         {6, 36, 190, 1014, 5219, 27332, 138783, 707716},
 	"oware":         {6, 36, 190, 1014, 5219, 27332, 139157, 711414},
@@ -49,12 +49,17 @@ var perftStart = map[string][]uint64{
 	// move is a ply of its own.
 	"kalah":     {6, 35, 185, 942, 4685, 23169, 113959, 559885, 2743126, 13394138},
 	"kalah-3x3": {3, 8, 19, 48, 120, 280, 610, 1276, 2530, 4824},
+	// The same sizes under the standard capture rule (KalahStdRulesVersion
+	// 1). Captures from an empty facing pit first matter at ply 8 of
+	// Kalah(3,3) and ply 10 of Kalah(6,4).
+	"kalah-std":     {6, 35, 185, 942, 4690, 23233, 114430, 563055, 2763490, 13519607},
+	"kalah-std-3x3": {3, 8, 19, 48, 120, 280, 610, 1283, 2565, 4962},
 }
 
 // perftVariants are the variants TestPerftStart covers: the five games,
-// the usual kalah and a small one.
+// the usual kalah and a small one, under both capture rules.
 func perftVariants() []*Variant {
-	return append(Variants(), Kalah(6, 4), Kalah(3, 3))
+	return append(Variants(), Kalah(6, 4), Kalah(3, 3), KalahStd(6, 4), KalahStd(3, 3))
 }
 
 func TestPerftStart(t *testing.T) {
@@ -87,7 +92,7 @@ func checkPerftStart(t *testing.T, v *Variant, agreeDepth int) {
 // Divide's counts add up to Perft's, also where the mover must pass at
 // once (the pass is no ply).
 func TestDivideSumsToPerft(t *testing.T) {
-	for _, s := range []string{"awari", "oware", "akon", "djenon-abe", "djenon-aboure", "kalah", "kalah-2x5",
+	for _, s := range []string{"awari", "oware", "akon", "djenon-abe", "djenon-aboure", "kalah", "kalah-2x5", "kalah-std", "kalah-std-2x5",
 		"djenon-aboure:1,2,1,2,2,1/1,0,1,0,1,0:2", "djenon-abe:0,0,0,0,0,0/0,0,0,0,0,5:1"} {
 		st, err := Parse(s)
 		if err != nil {
@@ -104,6 +109,41 @@ func TestDivideSumsToPerft(t *testing.T) {
 			if want := st.Variant.Perft(st.Position, depth); sum != want {
 				t.Errorf("%s depth %d: divide sums to %d, perft %d", s, depth, sum, want)
 			}
+		}
+	}
+}
+
+// PerftPlayed, which makes every move of the last ply, counts what Perft's
+// bulk count does, in every variant (oware and kalah count their last ply
+// without playing it) and where the mover must pass; DividePlayed adds up
+// to the same.
+func TestPerftPlayedCountsAsPerft(t *testing.T) {
+	for _, s := range []string{"awari", "oware", "akon", "djenon-abe", "djenon-aboure", "kalah", "kalah-std", "kalah-std-3x3",
+		"djenon-aboure:1,2,1,2,2,1/1,0,1,0,1,0:2", "djenon-abe:0,0,0,0,0,0/0,0,0,0,0,5:1",
+		"oware:0,0,0,0,0,0/1,0,3,0,0,9:2", "kalah-std:1,0,0,0,0,2/0,0,0,0,0,1:1"} {
+		st, err := Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, p := st.Variant, st.Position
+		for depth := 0; depth <= 5; depth++ {
+			bulk, played := v.Perft(p, depth), v.PerftPlayed(p, depth)
+			var sum uint64
+			for _, n := range v.DividePlayed(p, depth) {
+				sum += n
+			}
+			if played != bulk || (depth > 0 && sum != bulk) {
+				t.Errorf("%s depth %d: perft %d, played %d, divide played sums to %d", s, depth, bulk, played, sum)
+			}
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	for _, v := range perftVariants() {
+		depth := min(len(perftStart[v.Name]), 7)
+		if got, want := v.PerftPlayed(v.Start(), depth), perftStart[v.Name][depth-1]; got != want {
+			t.Errorf("%s: perft played %d = %d, want %d", v.Name, depth, got, want)
 		}
 	}
 }

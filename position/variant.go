@@ -19,16 +19,25 @@ const RulesVersion = 1
 // row is empty.
 const KalahRulesVersion = 2
 
+// KalahStdRulesVersion is the rules version of every kalah size under the
+// standard capture rule (kalah-std, kalah-std-MxN; KalahStandard). Version
+// 1 (2026-12-01): a capture needs seeds in the facing pit, and the game
+// ends as soon as either row is empty.
+const KalahStdRulesVersion = 1
+
 // OwnRowsRulesVersion is the rules version of oware-own (oware with a
 // repetition giving each player their own row): its tablebase keys and
 // directories stay apart from oware's.
 const OwnRowsRulesVersion = 1
 
-// RulesVersion returns v's rules version: KalahRulesVersion for kalah,
-// OwnRowsRulesVersion for oware-own, else the package's RulesVersion.
+// RulesVersion returns v's rules version: KalahRulesVersion or
+// KalahStdRulesVersion for kalah, OwnRowsRulesVersion for oware-own, else
+// the package's RulesVersion.
 func (v *Variant) RulesVersion() uint16 {
-	switch {
-	case v.Sow == SowStore:
+	switch rules, ok := v.KalahRuleSet(); {
+	case ok && rules == KalahStandard:
+		return KalahStdRulesVersion
+	case ok:
 		return KalahRulesVersion
 	case v.Repetition == RepetitionOwnRows:
 		return OwnRowsRulesVersion
@@ -176,7 +185,8 @@ type Variant struct {
 	// only when the player to move has no seeds (kalah, docs/kalah.md).
 	EmptyRowEnds bool
 	// EmptyCapture: a kalah capture happens even when the facing pit is
-	// empty (the last seed alone is banked).
+	// empty (the last seed alone is banked): KalahEmptyCapture, not
+	// KalahStandard.
 	EmptyCapture bool
 	// Repetition: who takes the board when a position recurs.
 	Repetition RepetitionRule
@@ -245,7 +255,8 @@ func (v *Variant) prepare() *Variant {
 }
 
 // Lookup returns the variant with the given name (case-insensitive): one of
-// Names, or a kalah size `kalah-MxN`. The error lists the known names.
+// Names, or a kalah size `kalah-MxN` or `kalah-std-MxN`. The error lists
+// the known names.
 func Lookup(name string) (*Variant, error) {
 	lower := strings.ToLower(name)
 	for _, v := range append(variants, ruleVariants...) {
@@ -256,7 +267,7 @@ func Lookup(name string) (*Variant, error) {
 	if v, ok := lookupKalah(lower); ok {
 		return v, nil
 	}
-	return nil, fmt.Errorf("%q is not a variant (known: %s; kalah-MxN for M pits and N seeds, 1..6)",
+	return nil, fmt.Errorf("%q is not a variant (known: %s; kalah-MxN and kalah-std-MxN for M pits and N seeds, 1..6)",
 		name, strings.Join(Names(), ", "))
 }
 
@@ -264,14 +275,15 @@ func Lookup(name string) (*Variant, error) {
 // order. The kalah family is listed by KalahVariants.
 func Variants() []*Variant { return append([]*Variant(nil), variants...) }
 
-// Names returns the names of Variants, of the rules options (oware-own)
-// and "kalah" (Kalah(6,4)), sorted.
+// Names returns the names of Variants, of the rules options (oware-own),
+// "kalah" and "kalah-std" (Kalah(6,4) under each capture rule), sorted.
+// KalahVariants has every kalah size.
 func Names() []string {
 	var names []string
 	for _, v := range append(variants, ruleVariants...) {
 		names = append(names, v.Name)
 	}
-	names = append(names, KalahName)
+	names = append(names, KalahName, KalahStdName)
 	sort.Strings(names)
 	return names
 }

@@ -50,11 +50,11 @@ func loadVectors(t *testing.T, name string, count int) []ruleVector {
 	return file.Vectors
 }
 
-// TestKalahVectors checks the hand-worked kalah examples (laps through the
+// TestKalahVectors checks the hand-worked kalah examples of both rule sets (laps through the
 // store, extra moves, captures, the end sweep); the reference
 // implementation checks the same file.
 func TestKalahVectors(t *testing.T) {
-	for _, vec := range loadVectors(t, "kalah-vectors.json", 14) {
+	for _, vec := range loadVectors(t, "kalah-vectors.json", 23) {
 		t.Run(vec.ID, func(t *testing.T) { checkVector(t, vec, vec.Variant, vec.Expected) })
 	}
 }

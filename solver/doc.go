@@ -46,7 +46,7 @@
 // spoils no other), then captures, then the history
 // heuristic, enhanced transposition cutoffs (a child's table bound that
 // already refutes the window ends the node unsearched), and a horizon
-// estimate (a quarter of the row difference). In kalah only a move that
+// estimate (below). In kalah only a move that
 // banks seeds and hands the turn over uses up depth: an extra move is the
 // same player's turn, and a move that banks nothing only moves seeds
 // towards a store, so lines of such moves are finite; an iteration of
@@ -70,6 +70,62 @@
 // root move until each value is proven. Because proven values are the
 // game's values, the exact result does not depend on the thread count,
 // the table size or the order of events; only estimates do.
+//
+// # The horizon estimate
+//
+// Where the depth runs out, negamax returns an estimate of the node's
+// value, never marked proven, so it changes which line is searched first
+// and which move an unfinished search plays, never a proven value (the
+// tablebase cross-check searches with both estimates). Options.Estimate
+// selects it:
+//
+//   - EstimateRows: a quarter of the seeds on the mover's row beyond the
+//     opponent's. It was the only estimate before, and stays the default
+//     for the variants nobody tuned one for (kalah, akon, the djenons).
+//   - EstimateTuned, the default for oware, oware-own and awari: a
+//     weighted sum (tunedWeights) of twelve features of the position from
+//     the mover's side (estimate.go): the row difference, the largest
+//     capture the mover has and the largest the opponent would have were
+//     it to move, each row's pits with 1 or 2 seeds (what a sowing makes
+//     capturable), each side's legal moves (mobility), each row's largest
+//     pit beyond 11 seeds (a kroo, whose sowing laps and comes back to
+//     capture) and each row's pits whose sowing reaches the other row,
+//     and a constant for having the move.
+//
+// The tuned weights are a least-squares fit to the exact values of
+// 200,000 oware positions of 10 to 18 seeds (seeded random playouts from
+// the start) in an oware tablebase of 18 seeds:
+//
+//	MANCALA_TUNE=/work/scratch/tb-oware go test ./solver -run TestTuneEstimate -v
+//
+// which prints the weights and the fit: a root-mean-square error of 3.86
+// seeds, against 5.05 for EstimateRows. The fit shows what an endgame
+// values: the capture at hand (1.66 a seed), mobility (+2.06 a move of
+// one's own, -2.31 one of the opponent's), and seeds kept home rather
+// than sown into the opponent's row (-1.44 a pit that reaches it). The
+// features cost a second move generation at each leaf: 343 ns of CPU a
+// node against 286 (medians of 4 runs, a loaded 2-core machine):
+//
+//	go test ./solver -run '^$' -bench SearchEstimate -count 4
+//
+// In self-play (TestSelfPlay: every oware opening of two plies and every
+// sixth of three, each with both colours, 134 games, one thread, no
+// tablebase, a fixed node budget a move so that the machine's load does
+// not bias it) the tuned estimate beat the rows estimate 106-5-23 (wins,
+// draws, losses) at 2,000 nodes a move, 102-9-23 at 20,000, and 97-11-26
+// at 20,000 with the rows side given 1.2 times as many nodes (equal CPU
+// time); in awari, 87-18-29 at 2,000, and in oware-own 105-5-24:
+//
+//	MANCALA_SELFPLAY=20000 go test ./solver -run TestSelfPlay -v -timeout 2h
+//	MANCALA_SELFPLAY_ROWS=1.2 (the rows side's budget factor)
+//	MANCALA_SELFPLAY_VARIANT=awari
+//
+// Tried and not kept: a second fit that adds 2,000 midgame positions of
+// 19 to 40 seeds valued by 50,000-node searches (MANCALA_TUNE_DEEP=2000:
+// a TD-leaf-like target) beat these weights 90-5-39 at 2,000 nodes a
+// move but lost 55-10-69 at 20,000; and killer moves (two a ply, ahead
+// of the history heuristic) searched more nodes to the same depth, not
+// fewer, in a trial over midgame positions.
 //
 // # Repetitions and the transposition table
 //
@@ -140,6 +196,10 @@
 // lockless transposition table implementation for parallel search", ICGA
 // Journal 25, 2002), so a torn read is a miss, not a wrong value. Any
 // thread may prove the value; the main thread's return stops the others.
+// Every 1024 nodes each thread adds its count to the shared one and reads
+// the clock against the context's deadline itself: the context's timer
+// alone, whose goroutine waits for a free processor, let searches on a
+// loaded machine run tens of milliseconds past their time.
 //
 // Nothing here prints; package cmd does.
 package solver

@@ -33,7 +33,8 @@ type search struct {
 	// each player their own row.
 	neutral bool
 	salt    uint64
-	lo, hi  []atomic.Int32 // proven bounds on each root move's value
+	weights *[nFeatures]int32 // the tuned estimate's, fixed point; nil: EstimateRows
+	lo, hi  []atomic.Int32    // proven bounds on each root move's value
 	// line holds the game's positions before the root in its layer
 	// (Request.History); rootHistory is the line hash of the root's
 	// children: the XOR of pathHash over line and the root.
@@ -55,6 +56,10 @@ type search struct {
 	haveDepth bool
 	progress  func(Progress) // Request.Progress, called under iterMu
 	start     time.Time
+	// deadline is the context's deadline (zero: none), which the threads
+	// check themselves as they poll (worker.poll), with now.
+	deadline time.Time
+	now      func() time.Time
 }
 
 // iteration is one completed depth of iterative deepening.
@@ -71,6 +76,9 @@ func newSearch(s *Solver, v *position.Variant, p position.Position, moves []posi
 		neutral: v.Repetition == position.RepetitionNobody}
 	if !sr.repeats {
 		line = nil
+	}
+	if opts.Estimate.tunes(v) {
+		sr.weights = s.weights
 	}
 	for _, q := range line {
 		// Only positions of the root's layer can repeat (seeds only leave
@@ -99,6 +107,7 @@ func newSearch(s *Solver, v *position.Variant, p position.Position, moves []posi
 // limit stops them. Thread 0 is the main thread: when it returns, the
 // others are stopped.
 func (s *search) run(ctx context.Context) {
+	s.deadline, _ = ctx.Deadline()
 	stopOnDone := context.AfterFunc(ctx, func() {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			s.halt(StopTime)

@@ -42,32 +42,43 @@ func kalahCase(v *position.Variant, p position.Position, memo map[position.Posit
 	return c
 }
 
+// kalahRuleSets are kalah's two capture rules, which the kalah tests
+// cover alike.
+var kalahRuleSets = []position.KalahRules{position.KalahEmptyCapture, position.KalahStandard}
+
 // TestKalahMatchesPlainMinimax: the exact search of small kalah sizes
-// (start positions, and positions reached by random play, either player to
-// move) gives plain minimax's value for the position and for every move.
-// It checks the search's handling of extra moves (a child with the same
-// player to move).
+// under both capture rules (start positions, and positions reached by
+// random play, either player to move) gives plain minimax's value for the
+// position and for every move. It checks the search's handling of extra
+// moves (a child with the same player to move).
 func TestKalahMatchesPlainMinimax(t *testing.T) {
 	sizes := [][2]int{{1, 1}, {1, 6}, {2, 2}, {2, 5}, {3, 2}, {3, 3}, {4, 2}, {6, 1}}
 	if !testsize.Short() {
 		sizes = append(sizes, [2]int{2, 6}, [2]int{3, 4}, [2]int{5, 1})
 	}
-	for _, size := range sizes {
-		v := position.Kalah(size[0], size[1])
-		t.Run(v.Name, func(t *testing.T) {
-			memo := map[position.Position]int{}
-			rng := rand.New(rand.NewPCG(13, uint64(v.ID)))
-			positions := []position.Position{v.Start()}
-			for try := 0; try < 100 && len(positions) < 8; try++ {
-				if p, ok := kalahPlayout(v, rng); ok {
-					positions = append(positions, p)
-				}
-			}
-			for _, p := range positions {
-				checkAgainst(t, kalahCase(v, p, memo), Options{Threads: 1, HashMiB: 4})
-			}
-		})
+	for _, rules := range kalahRuleSets {
+		for _, size := range sizes {
+			checkKalahAgainstMinimax(t, position.KalahOf(rules, size[0], size[1]))
+		}
 	}
+}
+
+// checkKalahAgainstMinimax compares the search with plain minimax on v's
+// start position and up to seven positions of random playouts.
+func checkKalahAgainstMinimax(t *testing.T, v *position.Variant) {
+	t.Run(v.Name, func(t *testing.T) {
+		memo := map[position.Position]int{}
+		rng := rand.New(rand.NewPCG(13, uint64(v.ID)))
+		positions := []position.Position{v.Start()}
+		for try := 0; try < 100 && len(positions) < 8; try++ {
+			if p, ok := kalahPlayout(v, rng); ok {
+				positions = append(positions, p)
+			}
+		}
+		for _, p := range positions {
+			checkAgainst(t, kalahCase(v, p, memo), Options{Threads: 1, HashMiB: 4})
+		}
+	})
 }
 
 // kalahPlayout plays 1..40 random plies from the start and returns the
@@ -88,15 +99,20 @@ func kalahPlayout(v *position.Variant, rng *rand.Rand) (position.Position, bool)
 // TestKalahStartValues: Kalah(m,n) start values that the search proves
 // in well under a second here, fixed as regression values under the rules
 // of Irving, Donkers and Uiterwijk (empty captures; the game ends when
-// either row is empty: position.KalahRulesVersion 2); the plain-minimax
-// test above ties the small ones to the definition. Kalah(6,3) = +2 and
-// Kalah(6,4) = +10, their published values, take minutes and are
-// measured, not tested (README.md).
+// either row is empty: position.KalahRulesVersion 2) and under the
+// standard capture rule (kalah-std: position.KalahStdRulesVersion 1); the
+// plain-minimax test above ties the small ones to the definition.
+// Kalah(6,3) = +2 and Kalah(6,4) = +10, their published values, and
+// Kalah(6,4) = +8 under the standard rule (Rawlings 2015) take seconds to
+// minutes and are measured, not tested (README.md).
 func TestKalahStartValues(t *testing.T) {
-	want := map[string]int{"kalah-1x1": 0, "kalah-2x2": -2, "kalah-3x3": 2, "kalah-4x2": 6, "kalah-6x1": 2}
+	want := map[string]int{"kalah-1x1": 0, "kalah-2x2": -2, "kalah-3x3": 2, "kalah-4x2": 6, "kalah-6x1": 2,
+		"kalah-std-1x1": 0, "kalah-std-3x3": 2, "kalah-std-4x2": 6}
 	if !testsize.Short() {
 		want["kalah-4x3"] = 8
 		want["kalah-6x2"] = 10
+		want["kalah-std-4x3"] = 6
+		want["kalah-std-6x2"] = 6
 	}
 	for name, value := range want {
 		v, err := position.Lookup(name)

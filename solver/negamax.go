@@ -63,7 +63,7 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 		return w.v.TerminalValue(p), true, noHit
 	}
 	if depth <= 0 || ply >= MaxPly {
-		return evaluate(p), false, noHit
+		return w.estimate(p, &buf, moves), false, noHit
 	}
 	if depth >= etcDepth {
 		if score, proven, ok := w.transpositionCutoff(p, &buf, moves, beta, depth); ok {
@@ -314,12 +314,13 @@ func (w *worker) store(n *node, r result, hit int) {
 	}
 }
 
-// evaluate is the horizon estimate of p's value: a quarter of the seeds
-// the mover has on their row beyond the opponent's. Seeds on one's own row
-// are mostly one's own at the end (EndOwnRows), and a player short of
-// seeds risks being starved. Estimates are never marked proven.
-func evaluate(p position.Position) int {
-	return (position.RowSeeds(p.Own) - position.RowSeeds(p.Opp)) / 4
+// estimate is the horizon estimate of p's value (Options.Estimate); moves
+// are p's n > 0 legal moves. Estimates are never marked proven.
+func (w *worker) estimate(p position.Position, moves *[position.MaxPits]position.Move, n int) int {
+	if w.s.weights == nil {
+		return rowsEstimate(p)
+	}
+	return tunedEstimate(w.v, w.s.weights, p, moves, n)
 }
 
 // orderMoves writes into order the indexes of buf[:n] best first: the

@@ -33,6 +33,10 @@ type Options struct {
 	// AllMoves asks for every root move's value (Result.Moves), not only
 	// the position's value and best moves.
 	AllMoves bool
+	// Estimate selects the horizon estimate; the zero value is
+	// EstimateAuto. It changes estimates and search order, never a
+	// proven value.
+	Estimate Estimate
 }
 
 const (
@@ -112,14 +116,21 @@ type Result struct {
 type Solver struct {
 	opts  Options
 	table *table
+	now   func() time.Time // the clock the threads read for a deadline; tests set their own
+	// weights are the tuned estimate's (tunedWeights in fixed point);
+	// tests set their own.
+	weights *[nFeatures]int32
 }
 
 // New returns a Solver with the given options. It returns an error for a
-// negative option.
+// negative option or an unknown Estimate.
 func New(opts Options) (*Solver, error) {
 	if opts.Threads < 0 || opts.HashMiB < 0 || opts.MaxDepth < 0 {
 		return nil, fmt.Errorf("solver: negative option (threads %d, hash %d MiB, depth %d)",
 			opts.Threads, opts.HashMiB, opts.MaxDepth)
+	}
+	if opts.Estimate > EstimateTuned {
+		return nil, fmt.Errorf("solver: unknown estimate %d", opts.Estimate)
 	}
 	if opts.Threads == 0 {
 		opts.Threads = runtime.NumCPU()
@@ -130,7 +141,8 @@ func New(opts Options) (*Solver, error) {
 	if opts.MaxDepth == 0 || opts.MaxDepth > MaxPly {
 		opts.MaxDepth = MaxPly
 	}
-	return &Solver{opts: opts, table: newTable(opts.HashMiB)}, nil
+	return &Solver{opts: opts, table: newTable(opts.HashMiB), now: time.Now,
+		weights: fixedWeights(&tunedWeights)}, nil
 }
 
 // Options returns the options in force, defaults filled in.
@@ -218,7 +230,7 @@ func (s *Solver) SearchRequest(ctx context.Context, v *position.Variant, p posit
 		opts.MaxDepth = min(opts.MaxDepth, r.MaxDepth)
 	}
 	sr := newSearch(s, v, p, buf[:n], opts, r.History)
-	sr.start, sr.progress = start, r.Progress
+	sr.start, sr.progress, sr.now = start, r.Progress, s.now
 	sr.run(ctx)
 	res := sr.result()
 	res.Elapsed = time.Since(start)

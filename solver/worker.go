@@ -55,16 +55,25 @@ func (w *worker) run() {
 	}
 }
 
-// poll adds the thread's nodes to the shared count and looks for a stop.
+// poll adds the thread's nodes to the shared count and looks for a stop:
+// the stop flag, a settling event, the node limit, or the deadline. The
+// thread reads the clock itself rather than wait for the context's timer
+// to raise the flag: on a loaded machine that timer's goroutine can run
+// tens of milliseconds late, and every millisecond past a move's time is
+// taken from the next.
 func (w *worker) poll() {
 	total := w.flush()
 	if w.noStop {
 		return
 	}
-	if w.s.stop.Load() || w.s.epoch.Load() != w.epoch {
+	switch max := w.s.opts.MaxNodes; {
+	case w.s.stop.Load() || w.s.epoch.Load() != w.epoch:
 		w.stopped = true
-	} else if max := w.s.opts.MaxNodes; max > 0 && total >= max && (!w.s.classifying() || total >= 2*max) {
+	case max > 0 && total >= max && (!w.s.classifying() || total >= 2*max):
 		w.s.halt(StopNodes)
+		w.stopped = true
+	case !w.s.deadline.IsZero() && !w.s.now().Before(w.s.deadline):
+		w.s.halt(StopTime)
 		w.stopped = true
 	}
 }

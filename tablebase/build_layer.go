@@ -148,17 +148,22 @@ func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
 	}
 	var edges, keeps atomic.Int64
 	var termMu sync.Mutex
-	err := s.forParts(ctx, func(part int, lo, hi int64) error {
-		var mine []uint16
-		if indeg != nil {
-			mine = indeg[part]
-		}
+	scanChunk := func(lo, hi int64, mine []uint16) error {
 		inner, keep, err := s.scanRange(lo, hi, mine, &termMu)
 		edges.Add(inner)
 		keeps.Add(keep)
 		s.prog.add(hi - lo)
 		return err
-	})
+	}
+	var err error
+	if indeg == nil {
+		// No counters to keep apart: the workers take chunks as they
+		// go, so both stay busy to the end (a fixed split in halves left
+		// one idle while the other finished the costlier half).
+		err = s.forChunks(ctx, func(lo, hi int64) error { return scanChunk(lo, hi, nil) })
+	} else {
+		err = s.forParts(ctx, func(part int, lo, hi int64) error { return scanChunk(lo, hi, indeg[part]) })
+	}
 	s.edges, s.keeps = edges.Load(), keeps.Load()
 	return err
 }

@@ -151,17 +151,18 @@ func (pp *partitioned) each(ctx context.Context, fn func(t int)) {
 // the owners of the predecessors.
 func (pp *partitioned) expand(frontier []uint32, k int8) []Batch {
 	out := make([]Batch, pp.parts)
-	preds := pp.s.predecessors(pp.g)
+	preds := pp.s.newPredLister(pp.g)
 	for _, q := range frontier {
 		lost := stateValue(pp.state[q]) < 0 // q is this part's own
-		preds(q, func(p uint32, keeps bool) {
+		ps, keeps := preds.list(q)
+		for j, p := range ps {
 			b := &out[pp.owner(p)]
-			if lost != keeps {
+			if lost != (keeps != nil && keeps[j]) {
 				b.Win = append(b.Win, p)
 			} else {
 				b.Lose = append(b.Lose, p)
 			}
-		})
+		}
 	}
 	pp.s.prog.add(int64(len(frontier)))
 	return out

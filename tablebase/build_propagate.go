@@ -179,17 +179,21 @@ func (s *layerSolver) expand(ctx context.Context, k int8, g *graph, state []uint
 	if s.threads == 1 {
 		resolve = resolveAlone
 	}
-	err := parallel(ctx, s.threads, int64(len(frontier)), frontierChunk, func(lo, hi int64) error {
+	err := parallel(ctx, s.threads, int64(len(frontier)), expandChunk(len(frontier), s.threads), func(lo, hi int64) error {
 		var local []uint32
-		preds := s.predecessors(g)
+		preds := s.newPredLister(g)
+		var batch resolveBatch
 		for _, q := range frontier[lo:hi] {
 			lost := stateValue(atomic.LoadUint32(&state[q])) < 0 // resolved: never changes
-			preds(q, func(p uint32, keeps bool) {
-				if resolve(&state[p], lost != keeps, k, dist) {
-					local = append(local, p)
-				}
-			})
+			ps, keeps := preds.list(q)
+			for j, p := range ps {
+				batch.add(p, lost != (keeps != nil && keeps[j]))
+			}
+			if batch.full() {
+				local = batch.apply(state, resolve, k, dist, local)
+			}
 		}
+		local = batch.apply(state, resolve, k, dist, local)
 		mu.Lock()
 		next = append(next, local...)
 		mu.Unlock()
@@ -199,21 +203,94 @@ func (s *layerSolver) expand(ctx context.Context, k int8, g *graph, state []uint
 	return next, err
 }
 
-// predecessors returns, for one worker, the function that lists the
-// in-layer predecessors of a position: from the graph g, or by un-sowing
-// when g is nil. keeps tells a move that keeps the mover.
-func (s *layerSolver) predecessors(g *graph) func(q uint32, fn func(p uint32, keeps bool)) {
+// expandChunk is how many frontier positions a worker expands at a time:
+// frontierChunk, or less for a small frontier so that every thread gets
+// a share of it. A threshold's last levels hold a few hundred positions,
+// and in one chunk they left the other core idle.
+func expandChunk(frontier, threads int) int64 {
+	return int64(max(64, min(frontierChunk, frontier/(4*threads))))
+}
+
+// resolveBatchSize is how many predecessor updates a worker gathers before
+// it applies them: enough to keep many cache misses in flight, few enough
+// that their state words stay in the first-level cache between the two
+// passes of apply.
+const resolveBatchSize = 256
+
+// resolveBatch gathers a worker's predecessor updates so that they are
+// applied in two passes: plain loads of every state word first, which the
+// processor overlaps (the state is far larger than the caches, so nearly
+// every update is a miss), then the compare-and-swaps, which now hit the
+// cache. A locked instruction lets no later load start before it ends, so
+// applied one by one the misses were taken one at a time; they were a
+// third of a build. The order of the updates is the order they were
+// added, and within a level the order does not change the result anyway.
+type resolveBatch struct {
+	preds []uint32
+	wins  []bool // the move leads to a lost position: it wins
+	sink  uint32 // what the touches read, kept so that they are not dropped
+}
+
+func (b *resolveBatch) add(p uint32, win bool) {
+	b.preds = append(b.preds, p)
+	b.wins = append(b.wins, win)
+}
+
+func (b *resolveBatch) full() bool { return len(b.preds) >= resolveBatchSize }
+
+// apply resolves the gathered predecessors with resolve at threshold k and
+// distance dist, appends those newly resolved to out, and empties the
+// batch.
+func (b *resolveBatch) apply(state []uint32, resolve func(*uint32, bool, int8, uint16) bool, k int8, dist uint16, out []uint32) []uint32 {
+	sink := b.sink
+	for _, p := range b.preds {
+		sink |= state[p] // a touch: brings the word in, the value is not used
+	}
+	b.sink = sink
+	for i, p := range b.preds {
+		if resolve(&state[p], b.wins[i], k, dist) {
+			out = append(out, p)
+		}
+	}
+	b.preds, b.wins = b.preds[:0], b.wins[:0]
+	return out
+}
+
+// predLister lists the in-layer predecessors of positions for one worker:
+// from the graph g, or by un-sowing when g is nil. Its buffers are
+// reused from one position to the next, so listing allocates nothing.
+type predLister struct {
+	g     *graph
+	u     *unsower
+	preds []uint32
+	keeps []bool
+}
+
+func (s *layerSolver) newPredLister(g *graph) *predLister {
 	if g == nil {
-		u := newUnsower(s)
-		return func(q uint32, fn func(p uint32, keeps bool)) {
-			u.predecessors(q, func(p uint32) { fn(p, false) })
-		}
+		return &predLister{u: newUnsower(s)}
 	}
-	return func(q uint32, fn func(p uint32, keeps bool)) {
-		for e := g.start[q]; e < g.start[q+1]; e++ {
-			fn(g.from[e], g.keepsMover(e))
-		}
+	return &predLister{g: g}
+}
+
+// list returns the ranks of q's in-layer predecessors, once per move, and
+// for each whether its move keeps the mover (nil when no move of the
+// layer does: un-sowing, or a graph without such moves). Both slices are
+// valid until the next call.
+func (l *predLister) list(q uint32) ([]uint32, []bool) {
+	if l.g == nil {
+		l.preds = l.u.appendPredecessors(q, l.preds[:0])
+		return l.preds, nil
 	}
+	lo, hi := l.g.start[q], l.g.start[q+1]
+	if l.g.keep == nil {
+		return l.g.from[lo:hi], nil
+	}
+	l.keeps = l.keeps[:0]
+	for e := lo; e < hi; e++ {
+		l.keeps = append(l.keeps, l.g.keepsMover(e))
+	}
+	return l.g.from[lo:hi], l.keeps
 }
 
 // resolveFrom applies to an unresolved predecessor what its successor's

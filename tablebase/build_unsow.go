@@ -19,9 +19,10 @@ import (
 // q; once a pit would go below zero no larger s can work either, since
 // a sowing of s+1 seeds fills every pit that one of s does. Each such
 // board is a candidate, kept only when the variant's own move generation
-// (position.Variant.Moves) plays o there to q without a capture: the
-// rules (feeding, grand slams) are applied by position alone, and this
-// file only has to list every board that could be a predecessor. Every
+// (position.Variant.MoveFrom, the same as looking o up in Moves) plays o
+// there to q without a capture: the rules (feeding, grand slams) are
+// applied by position alone, and this file only has to list every board
+// that could be a predecessor. Every
 // (board, origin) pair is one move, so a predecessor with two moves to q
 // is listed twice, as in the graph.
 
@@ -35,16 +36,19 @@ type unsower struct {
 	ix   *Index
 	n    int
 	ring int
-	buf  [position.MaxPits]position.Move
 }
 
 func newUnsower(s *layerSolver) *unsower {
 	return &unsower{v: s.v, ix: s.ix, n: s.n, ring: 2 * s.v.Pits}
 }
 
-// predecessors calls fn with the rank of each in-layer predecessor of the
-// position of rank q, once per move.
-func (u *unsower) predecessors(q uint32, fn func(p uint32)) {
+// appendPredecessors appends to preds the rank of each in-layer
+// predecessor of the position of rank q, once per move, and returns the
+// extended slice. It appends rather than calling back so that the
+// propagation's inner loop allocates nothing: a closure handed over for
+// each position escaped to the heap, and the collector's work on those
+// millions of small objects cost about a fifth of a build.
+func (u *unsower) appendPredecessors(q uint32, preds []uint32) []uint32 {
 	child := u.ix.Unrank(u.n, uint64(q))
 	pits := u.v.Pits
 	// after: the ring of the player who moved, after his move.
@@ -68,27 +72,26 @@ func (u *unsower) predecessors(q uint32, fn func(p uint32)) {
 			}
 			before[o] = s
 			if p, ok := u.check(&before, o, child); ok {
-				fn(p)
+				preds = append(preds, p)
 			}
 			before[o] = 0
 		}
 	}
+	return preds
 }
 
 // check builds the candidate board and returns its rank when its move
-// from origin o is legal and leads to child without a capture.
+// from origin o is legal and leads to child without a capture. It sows
+// only that move (position.Variant.MoveFrom) rather than generating all
+// the candidate's moves: the check is most of un-sowing's cost, and the
+// other moves do not decide this one's legality under awari's and
+// oware's rules.
 func (u *unsower) check(ring *[2 * position.MaxPits]int, o int, child position.Position) (uint32, bool) {
 	pits := u.v.Pits
 	p := position.Position{Own: position.PackRow(ring[:pits]), Opp: position.PackRow(ring[pits:u.ring])}
-	nm := u.v.Moves(p, &u.buf)
-	for j := range u.buf[:nm] {
-		m := &u.buf[j]
-		if int(m.Pit) == o+1 {
-			if m.Captured == 0 && m.Next.Own == child.Own && m.Next.Opp == child.Opp {
-				return uint32(u.ix.Rank(p)), true
-			}
-			break
-		}
+	m, ok := u.v.MoveFrom(p, o+1)
+	if !ok || m.Captured != 0 || m.Next.Own != child.Own || m.Next.Opp != child.Opp {
+		return 0, false
 	}
-	return 0, false
+	return uint32(u.ix.Rank(p)), true
 }

@@ -117,7 +117,7 @@
 // Romein and Bal generate predecessors with un-moves. For awari and oware
 // this package does too (build_unsow.go: a move inside a layer captures
 // nothing, so its un-move takes one seed back from each pit the sowing
-// filled; every candidate is checked by the forward move generation), and
+// filled; every candidate is checked by playing its one move forward), and
 // a layer then needs about 5 bytes a position while it propagates (exit,
 // the terminal bits and the 4-byte propagation state: count, value,
 // distance, written by the first pass directly) and about 6 while it is

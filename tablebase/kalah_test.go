@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/mancala-solver/mancala/internal/testsize"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -40,16 +41,27 @@ func (k *kalahMinimax) value(p position.Position) int {
 	return best
 }
 
-// TestKalahTablebase: in-memory tablebases of small kalah sizes, built to
-// every seed of the game, hold plain minimax's value for every position
-// reached from the start position (both players to move), and the start
-// values are those of the solver's table in docs/kalah.md (Kalah(3,3) = +2,
-// Kalah(4,2) = +6, as another solver published).
+// TestKalahTablebase: in-memory tablebases of small kalah sizes under both
+// capture rules, built to every seed of the game, hold plain minimax's
+// value for every position reached from the start position (both players
+// to move), and the start values are those of the solver's table in
+// docs/kalah.md (Kalah(3,3) = +2, Kalah(4,2) = +6, as another solver
+// published; Kalah(4,3) = +8 with empty captures, +6 without).
 func TestKalahTablebase(t *testing.T) {
-	for _, c := range []struct {
+	cases := []struct {
+		rules              position.KalahRules
 		pits, seeds, start int
-	}{{3, 2, +4}, {3, 3, +2}, {4, 2, +6}} {
-		v := position.Kalah(c.pits, c.seeds)
+	}{{position.KalahEmptyCapture, 3, 2, +4}, {position.KalahEmptyCapture, 3, 3, +2},
+		{position.KalahEmptyCapture, 4, 2, +6}, {position.KalahStandard, 3, 2, +4},
+		{position.KalahStandard, 3, 3, +2}, {position.KalahStandard, 4, 2, +6}}
+	if !testsize.Short() {
+		cases = append(cases, struct {
+			rules              position.KalahRules
+			pits, seeds, start int
+		}{position.KalahStandard, 4, 3, +6})
+	}
+	for _, c := range cases {
+		v := position.KalahOf(c.rules, c.pits, c.seeds)
 		m, err := BuildMemory(context.Background(), v, v.Total(), 2)
 		if err != nil {
 			t.Fatal(err)
@@ -76,15 +88,8 @@ func TestKalahTablebase(t *testing.T) {
 // position reached from Kalah(3,3)'s start with at most the layers' seeds
 // with plain minimax's value.
 func TestKalahSizesShareTablebase(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := Build(context.Background(), dir, position.Kalah(3, 2), BuildOptions{MaxSeeds: 6}); err != nil {
-		t.Fatal(err)
-	}
 	v := position.Kalah(3, 3)
-	stats, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, stats := buildTwice(t, position.Kalah(3, 2), 6, v, 8)
 	if stats.Resumed != 7 || len(stats.Layers) != 2 {
 		t.Errorf("Kalah(3,3) after Kalah(3,2): resumed %d layers and built %d, want 7 and 2", stats.Resumed, len(stats.Layers))
 	}
@@ -117,5 +122,73 @@ func TestKalahSizesShareTablebase(t *testing.T) {
 	walk(v.Start())
 	if probed < 100 {
 		t.Errorf("only %d positions probed", probed)
+	}
+}
+
+// buildTwice builds first's layers 0..firstSeeds, then second's
+// 0..secondSeeds, into one new directory, and returns the directory and
+// the second build's stats.
+func buildTwice(t *testing.T, first *position.Variant, firstSeeds int, second *position.Variant, secondSeeds int) (string, BuildStats) {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := Build(context.Background(), dir, first, BuildOptions{MaxSeeds: firstSeeds}); err != nil {
+		t.Fatal(err)
+	}
+	stats, err := Build(context.Background(), dir, second, BuildOptions{MaxSeeds: secondSeeds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, stats
+}
+
+// TestKalahRuleSetsKeepTheirOwnTablebase: the two capture rules never
+// share a tablebase (TestVariantOf checks the mapping): a Kalah(3,3)
+// build under the standard rule in a directory holding the empty-capture
+// layers of Kalah(3,2) resumes none of them, and its prober answers with
+// the standard rule's minimax values (which differ from the empty-capture
+// ones on some position probed).
+func TestKalahRuleSetsKeepTheirOwnTablebase(t *testing.T) {
+	std := position.KalahStd(3, 3)
+	dir, stats := buildTwice(t, position.Kalah(3, 2), 8, std, 8)
+	if stats.Resumed != 0 || len(stats.Layers) != 9 {
+		t.Errorf("kalah-std-3x3 after kalah-3x2: resumed %d layers and built %d, want 0 and 9", stats.Resumed, len(stats.Layers))
+	}
+	pr, err := OpenProber(dir, std)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	stdRef := &kalahMinimax{v: std, memo: map[[2]uint64]int{}}
+	emptyRef := &kalahMinimax{v: position.Kalah(3, 3), memo: map[[2]uint64]int{}}
+	differ := 0
+	ix := NewIndex(std.Pits)
+	for n := 0; n <= 8; n++ {
+		for r := range uint64(ix.Size(n)) {
+			p := ix.Unrank(n, r)
+			want := stdRef.value(p)
+			if got, ok := pr.Probe(p); !ok || got != want {
+				t.Fatalf("%s: probe %d (ok %v), minimax %d", position.Format(std, p), got, ok, want)
+			}
+			if emptyRef.value(p) != want {
+				differ++
+			}
+		}
+	}
+	if differ == 0 {
+		t.Error("no position of 0..8 seeds has different values under the two rules")
+	}
+}
+
+// TestForwardMatchesGraphStandardRule: under the standard capture rule,
+// too, the forward pass gives every position the value and distance of
+// the predecessor graph's propagation (TestForwardMatchesGraph does the
+// empty-capture sizes), for 2, 4 and 6 pits.
+func TestForwardMatchesGraphStandardRule(t *testing.T) {
+	seeds := map[int]int{2: testsize.Pick(8, 12, 12), 4: testsize.Pick(6, 9, 9), 6: testsize.Pick(5, 7, 7)}
+	for _, pits := range []int{2, 4, 6} {
+		v := position.KalahStd(pits, 4)
+		wantV, wantD := memoryLayers(t, v, seeds[pits], MethodGraph, 2)
+		gotV, gotD := memoryLayers(t, v, seeds[pits], MethodForward, 2)
+		compareLayers(t, v, "standard rule", gotV, gotD, wantV, wantD)
 	}
 }

@@ -15,14 +15,15 @@ import (
 // that takes a variant (Build, Verify, OpenProber, Stats, DiskBytes) and by
 // anyone who reports it.
 //
-// Every kalah size with m pits a row shares Kalah(m,4)'s tablebase (kalah's,
-// for six pits): the rules never look at the seeds a game started with, so
-// a position of Kalah(6,5) with 20 seeds on the board is the same position,
-// with the same value, as one of Kalah(6,4) (docs/kalah.md). Any other
-// variant is its own.
+// Every kalah size with m pits a row shares Kalah(m,4)'s tablebase of the
+// same capture rule (kalah's or kalah-std's, for six pits): the rules never
+// look at the seeds a game started with, so a position of Kalah(6,5) with
+// 20 seeds on the board is the same position, with the same value, as one
+// of Kalah(6,4) (docs/kalah.md). The two capture rules never share one. Any
+// other variant is its own.
 func VariantOf(v *position.Variant) *position.Variant {
-	if v.Sow == position.SowStore && v.StartSeeds != 4 {
-		return position.Kalah(v.Pits, 4)
+	if rules, ok := v.KalahRuleSet(); ok && v.StartSeeds != 4 {
+		return position.KalahOf(rules, v.Pits, 4)
 	}
 	return v
 }

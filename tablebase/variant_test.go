@@ -7,10 +7,12 @@ import (
 )
 
 // TestVariantOf: each kalah size is held by the four-seed size of its row
-// length; every other variant by itself.
+// length and capture rule (the two rules never share); every other
+// variant by itself.
 func TestVariantOf(t *testing.T) {
 	for _, v := range position.KalahVariants() {
-		if got, want := VariantOf(v), position.Kalah(v.Pits, 4); got != want {
+		rules, _ := v.KalahRuleSet()
+		if got, want := VariantOf(v), position.KalahOf(rules, v.Pits, 4); got != want {
 			t.Errorf("VariantOf(%s) = %s, want %s", v.Name, got.Name, want.Name)
 		}
 	}

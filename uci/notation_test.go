@@ -83,6 +83,7 @@ func TestBudget(t *testing.T) {
 		{"wtime 1000 btime 1000 movestogo 1", 0, 470 * ms, true}, // never more than half the time left
 		{"btime 10000 binc 2000 wtime 5", 1, 1970 * ms, true},    // 500 + 1500 ms, less 30
 		{"depth 5", 0, 0, false},
+		{"movetime 9223372036854775807", 0, maxMillis*ms - 30*ms, true}, // capped, not overflowed
 		{"", 0, DefaultMoveTime, true},
 	} {
 		g, err := parseGo(strings.Fields(c.args))

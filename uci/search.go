@@ -43,7 +43,7 @@ func parseGo(args []string) (goParams, error) {
 		if err != nil || n < 0 {
 			return g, fmt.Errorf("%s %q: want a whole number, 0 or more", word, args[i+1])
 		}
-		ms := time.Duration(n) * time.Millisecond
+		ms := time.Duration(min(n, maxMillis)) * time.Millisecond
 		switch word {
 		case "depth":
 			g.depth = int(min(n, solver.MaxPly))
@@ -71,6 +71,9 @@ func parseGo(args []string) (goParams, error) {
 
 // Time allocation.
 const (
+	// maxMillis caps a time argument (a year), so that a huge one cannot
+	// overflow a time.Duration.
+	maxMillis = 365 * 24 * 3600 * 1000
 	// DefaultMoveTime is the time of a go without limits (samurai's
 	// default too).
 	DefaultMoveTime = 3600 * time.Millisecond

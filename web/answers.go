@@ -55,13 +55,24 @@ type AnalyzeQuery struct {
 	PlyTime time.Duration
 }
 
-// VariantInfo is what a page needs to draw a variant's board.
+// VariantInfo is what a page needs to draw a variant's board and to
+// offer it in a picker.
 type VariantInfo struct {
 	Name      string `json:"name"`
 	Pits      int    `json:"pits"`      // pits a row
 	Seeds     int    `json:"seeds"`     // seeds in the start position
+	PitSeeds  int    `json:"pit_seeds"` // seeds a pit in the start position
 	Clockwise bool   `json:"clockwise"` // sowing direction (rules.md section 0)
 	Start     string `json:"start"`     // the start position string
+	// Stores: the board has a store per player that the sowing passes
+	// through (kalah); the position's captures CAP1-CAP2 are the seeds in
+	// them (position.Variant.HasStores).
+	Stores bool `json:"stores"`
+	// Rules names the variant's rule set: its name without the size
+	// (notation.md), so that the sizes of one rule set share it: "kalah"
+	// for kalah and kalah-MxN, "kalah-std" for kalah-std and
+	// kalah-std-MxN; a variant of one size only has its own name.
+	Rules string `json:"rules"`
 }
 
 // BadRequest is an Oracle error caused by the request: a position that does

@@ -35,14 +35,23 @@ func NewAnswers(cfg oracle.Config) (*Answers, error) {
 // Close releases the tablebases opened.
 func (a *Answers) Close() error { return a.o.Close() }
 
-// Variants describes every variant position knows.
+// Variants describes the games of rules.md (position.Variants), then
+// every kalah size under each rule set (position.KalahVariants).
 func (a *Answers) Variants() []VariantInfo {
 	var out []VariantInfo
-	for _, v := range position.Variants() {
+	for _, v := range append(position.Variants(), position.KalahVariants()...) {
 		start := position.Setup{Variant: v, Position: v.Start(), CapturesKnown: true}
-		out = append(out, VariantInfo{Name: v.Name, Pits: v.Pits, Seeds: v.Total(), Clockwise: v.Clockwise, Start: start.String()})
+		out = append(out, VariantInfo{Name: v.Name, Pits: v.Pits, Seeds: v.Total(), PitSeeds: v.StartSeeds,
+			Clockwise: v.Clockwise, Start: start.String(), Stores: v.HasStores(), Rules: rulesName(v)})
 	}
 	return out
+}
+
+// rulesName is v's name without the size notation.md appends to the
+// sizes of a rule set other than the default one ("-MxN": kalah-3x4 is
+// kalah's, kalah-std-3x4 kalah-std's).
+func rulesName(v *position.Variant) string {
+	return strings.TrimSuffix(v.Name, fmt.Sprintf("-%dx%d", v.Pits, v.StartSeeds))
 }
 
 // parseSetup reads a position string; a bad one is a BadRequest.

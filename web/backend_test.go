@@ -165,3 +165,49 @@ func TestAnswersTablebaseDirWithoutTheVariant(t *testing.T) {
 		t.Errorf("Warm: %v", err)
 	}
 }
+
+// /api/variants lists the games of rules.md and every kalah size under
+// each rule set, once each, with what the board page draws and picks by:
+// kalah-3x4 (worked by hand) has 3 pits of 4 seeds, 24 in all, stores, and
+// kalah's rule set; every rule set's name is a variant of its own (its
+// default size) of the same kind.
+func TestAnswersVariants(t *testing.T) {
+	a, err := NewAnswers(oracle.Config{NoTB: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	var got []VariantInfo
+	getJSON(t, New(a, Config{}).Handler(), "GET", "/api/variants", "", &got)
+	names := map[string]VariantInfo{}
+	for _, info := range got {
+		if _, dup := names[info.Name]; dup {
+			t.Errorf("%s is listed twice", info.Name)
+		}
+		names[info.Name] = info
+		v, err := position.Lookup(info.Name)
+		if err != nil {
+			t.Errorf("%s: %v", info.Name, err)
+			continue
+		}
+		def, err := position.Lookup(info.Rules)
+		if err != nil || def.Name != info.Rules || def.HasStores() != info.Stores || info.Stores != v.HasStores() {
+			t.Errorf("%+v: its rule set %q is not a variant of the same kind (%v)", info, info.Rules, err)
+		}
+		if s, err := position.Parse(info.Start); err != nil || s.Variant != v || s.Position != v.Start() {
+			t.Errorf("%s: start %q (%v)", info.Name, info.Start, err)
+		}
+	}
+	for _, v := range append(position.Variants(), position.KalahVariants()...) {
+		if _, ok := names[v.Name]; !ok {
+			t.Errorf("%s is not listed", v.Name)
+		}
+	}
+	want := VariantInfo{Name: "kalah-3x4", Pits: 3, Seeds: 24, PitSeeds: 4, Start: "kalah-3x4:4,4,4/4,4,4:1:0-0", Stores: true, Rules: "kalah"}
+	if names["kalah-3x4"] != want {
+		t.Errorf("kalah-3x4: %+v, want %+v", names["kalah-3x4"], want)
+	}
+	if awari := names["awari"]; awari.Stores || awari.Rules != "awari" || awari.PitSeeds != 4 {
+		t.Errorf("awari: %+v", awari)
+	}
+}

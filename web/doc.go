@@ -7,7 +7,7 @@
 //	GET  /                 the board page (assets/board.html)
 //	GET  /analyze          the analysis page (assets/analyze.html)
 //	GET  /assets/...       scripts and styles, embedded in the binary
-//	GET  /api/variants     the variants: name, pits, seeds, sowing direction
+//	GET  /api/variants     the variants, every kalah size and rule set too: name, pits, seeds, sowing direction, stores, rule set
 //	GET  /api/solve?position=POS[&time=1s][&all=1]
 //	GET  /api/query?position=POS
 //	GET  /api/play?position=POS&moves=3,5,pass,1

@@ -165,18 +165,20 @@ type solved struct {
 	Exact     bool   `json:"exact"`
 	BestMoves []any  `json:"best_moves"`
 	Moves     []struct {
-		Move  any  `json:"move"`
-		Value int  `json:"value"`
-		Exact bool `json:"exact"`
+		Move     any  `json:"move"`
+		Value    int  `json:"value"`
+		Captured int  `json:"captured"`
+		Exact    bool `json:"exact"`
 	} `json:"moves"`
 }
 
 // shownPit is one pit with a value, as the board page draws it.
 type shownPit struct {
-	Pit   int  `json:"pit"`
-	Value int  `json:"value"`
-	Exact bool `json:"exact"`
-	Best  bool `json:"best"`
+	Pit      int  `json:"pit"`
+	Value    int  `json:"value"`
+	Captured int  `json:"captured"` // the "(x9)" under the value, 0 when none is shown
+	Exact    bool `json:"exact"`
+	Best     bool `json:"best"`
 }
 
 type shownBoard struct {
@@ -192,6 +194,7 @@ const readBoard = `(() => {
     position: b.dataset.position,
     pits: [...b.querySelectorAll("g.pit[data-value]")].map((g) => ({
       pit: Number(g.dataset.pit), value: Number(g.dataset.value),
+      captured: g.querySelector("text.captures") ? Number(g.dataset.captured) : 0,
       exact: g.dataset.exact === "true", best: g.classList.contains("best"),
     })),
     search: location.search,
@@ -217,6 +220,8 @@ func TestBrowser(t *testing.T) {
 	t.Run("board", func(t *testing.T) { testBoardPage(t, ctx, srv.URL, o) })
 	t.Run("forced pass", func(t *testing.T) { testForcedPass(t, ctx, srv.URL, o) })
 	t.Run("layout", func(t *testing.T) { testLayout(t, ctx, srv.URL) })
+	t.Run("kalah", func(t *testing.T) { testKalahGame(t, ctx, srv.URL, o) })
+	t.Run("kalah engine undo", func(t *testing.T) { testKalahEngineUndo(t, ctx, srv.URL, o) })
 	t.Run("analysis", func(t *testing.T) { testAnalysisPage(t, ctx, srv.URL, o) })
 	t.Run("engine", func(t *testing.T) { testEngineGame(t, ctx, srv.URL, o) })
 	if p := cons.problems(); len(p) > 0 {
@@ -371,15 +376,16 @@ const drawnRows = `[2, 1].map((player) =>
     .sort((a, b) => a.x - b.x).map((p) => p.pit))`
 
 // testLayout checks that the board page numbers the pits as
-// position.Diagram does (counter-clockwise sowing, and akon's clockwise).
+// position.Diagram does (counter-clockwise sowing, akon's clockwise, and
+// a kalah board with its stores), its first and last lines.
 func testLayout(t *testing.T, ctx context.Context, base string) {
-	for _, pos := range []string{e2eStart, "akon:1,0,0,2,0,0,0/0,1,0,0,0,1,0:1"} {
+	for _, pos := range []string{e2eStart, "akon:1,0,0,2,0,0,0/0,1,0,0,0,1,0:1", "kalah-4x3:2,0,3,1/1,0,0,2:2:7-8"} {
 		s, err := position.Parse(pos)
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines := strings.Split(position.Diagram(s.Variant, s.Position), "\n")
-		want := [][]string{strings.Fields(lines[0]), strings.Fields(lines[3])}
+		lines := strings.Split(strings.TrimSuffix(position.Diagram(s.Variant, s.Position), "\n"), "\n")
+		want := [][]string{strings.Fields(lines[0]), strings.Fields(lines[len(lines)-1])}
 		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?position="+url.QueryEscape(pos))); err != nil {
 			t.Fatal(err)
 		}
@@ -416,7 +422,7 @@ func checkValues(t *testing.T, o Oracle, shown shownBoard) {
 			t.Fatalf("%s: move %v is not exact in the backend; the test needs exact values", shown.Position, m.Move)
 		}
 		pit := int(m.Move.(float64))
-		wantPits = append(wantPits, shownPit{Pit: pit, Value: m.Value, Exact: true, Best: best[pit]})
+		wantPits = append(wantPits, shownPit{Pit: pit, Value: m.Value, Captured: m.Captured, Exact: true, Best: best[pit]})
 	}
 	sort.Slice(shown.Pits, func(i, j int) bool { return shown.Pits[i].Pit < shown.Pits[j].Pit })
 	sort.Slice(wantPits, func(i, j int) bool { return wantPits[i].Pit < wantPits[j].Pit })

@@ -1,18 +1,26 @@
 package web
 
 import (
+	"context"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mancala-solver/mancala/position"
 )
 
 // /api/move plays as the engine: for the 10-seed awari endgame, which the
 // in-memory tablebase holds, the move is one of the exact best moves, and
 // the answer carries the position's value and the principal variation.
 func TestAPIMove(t *testing.T) {
-	h := New(testBackend(t), Config{Time: 10 * time.Second}).Handler()
+	a := testBackend(t)
+	awari, _ := position.Lookup("awari")
+	if err := a.o.Warm(context.Background(), awari); err != nil { // the in-memory tablebase, before the timed request
+		t.Fatal(err)
+	}
+	h := New(a, Config{Time: 10 * time.Second}).Handler()
 	var got struct {
 		Position  string `json:"position"`
 		Move      int    `json:"move"`

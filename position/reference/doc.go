@@ -9,8 +9,10 @@
 //	djenon-abe     rules.md section 4   2x6, 4 seeds a pit, relay sowing
 //	djenon-aboure  rules.md section 5   2x6, 4 seeds a pit, relay sowing, first seed back into the origin
 //
-// and the kalah family, Kalah(m,n) with m pits a row and n seeds a pit (1..6 each), named "kalah"
-// for Kalah(6,4) and "kalah-MxN" otherwise, as docs/kalah.md states it (kalah.go).
+// and the kalah family, Kalah(m,n) with m pits a row and n seeds a pit (1..6 each), as
+// docs/kalah.md states it (kalah.go), under two capture rules: named "kalah" for Kalah(6,4) and
+// "kalah-MxN" otherwise with the empty captures of Irving, Donkers and Uiterwijk, and "kalah-std"
+// and "kalah-std-MxN" with the standard rule (a capture needs seeds in the facing pit).
 //
 // Everything is written for obvious correctness, not speed: the board is a plain slice laid out as
 // the sowing ring (rules.md section 0), every move is simulated seed by seed on a copy, and a move's

@@ -16,20 +16,28 @@ import (
 //     pits from 1, and so on round, never into the opponent's store.
 //   - Last seed in the mover's store: the same player moves again.
 //   - Last seed in a pit of the mover's own row that was empty before it (so it holds 1 seed now):
-//     that seed and the seeds of the opponent's pit facing it, if any, go to the mover's store (a
-//     capture from an empty facing pit banks the one seed). The mover's pit i faces the
-//     opponent's pit m+1-i.
-//   - The game ends as soon as either row is empty; each player then keeps the seeds of their own
-//     row, which means the player whose row still holds seeds takes them all.
-const kalah = "kalah"
+//     under the empty-capture rules of Irving, Donkers and Uiterwijk ("kalah", "kalah-MxN") that
+//     seed and the seeds of the opponent's pit facing it, if any, go to the mover's store (a
+//     capture from an empty facing pit banks the one seed); under the standard rule ("kalah-std",
+//     "kalah-std-MxN") the same happens only when the facing pit holds seeds, and otherwise the
+//     seed stays where it fell. The mover's pit i faces the opponent's pit m+1-i.
+//   - The game ends as soon as either row is empty (both rule sets); each player then keeps the
+//     seeds of their own row, which means the player whose row still holds seeds takes them all.
+const (
+	kalah    = "kalah"
+	kalahStd = "kalah-std"
+)
 
-// kalahSize reads a kalah variant name: "kalah" is Kalah(6,4), "kalah-MxN" is Kalah(M,N) for M
-// and N in 1..6. ok is false for any other name.
+// kalahSize reads a kalah variant name: "kalah" and "kalah-std" are Kalah(6,4), "kalah-MxN" and
+// "kalah-std-MxN" are Kalah(M,N) for M and N in 1..6. ok is false for any other name.
 func kalahSize(variant string) (pits, seeds int, ok bool) {
-	if variant == kalah {
+	if variant == kalah || variant == kalahStd {
 		return 6, 4, true
 	}
-	rest, found := strings.CutPrefix(variant, kalah+"-")
+	rest, found := strings.CutPrefix(variant, kalahStd+"-")
+	if !found {
+		rest, found = strings.CutPrefix(variant, kalah+"-")
+	}
 	if !found {
 		return 0, 0, false
 	}
@@ -40,6 +48,12 @@ func kalahSize(variant string) (pits, seeds int, ok bool) {
 		return 0, 0, false
 	}
 	return pits, seeds, true
+}
+
+// capturesFromEmpty reports whether a kalah variant lets a last seed in an empty own pit capture
+// when the facing pit is empty: true for "kalah" and "kalah-MxN", false for the "kalah-std" names.
+func capturesFromEmpty(variant string) bool {
+	return variant != kalahStd && !strings.HasPrefix(variant, kalahStd+"-")
 }
 
 // isKalah reports whether variant names a kalah size.
@@ -86,8 +100,10 @@ func kalahMove(s State, pit int) outcome {
 	again := here.row == -1
 	if here.row == mine && rows[mine][here.pit] == 1 {
 		facing := m - 1 - here.pit
-		store += 1 + rows[theirs][facing]
-		rows[mine][here.pit], rows[theirs][facing] = 0, 0
+		if rows[theirs][facing] > 0 || capturesFromEmpty(s.Variant) {
+			store += 1 + rows[theirs][facing]
+			rows[mine][here.pit], rows[theirs][facing] = 0, 0
+		}
 	}
 	board := append(append(ring{}, rows[0]...), rows[1]...)
 	return outcome{board: board, captured: store, again: again}

@@ -180,8 +180,8 @@ var knownDefects = map[string]string{"awari-04": "captured"}
 // engine checks too.
 func TestKalahVectors(t *testing.T) {
 	vectors := loadVectors(t, "kalah-vectors.json")
-	if len(vectors) != 14 {
-		t.Errorf("got %d kalah vectors, want 14", len(vectors))
+	if len(vectors) != 23 {
+		t.Errorf("got %d kalah vectors, want 23", len(vectors))
 	}
 	for _, v := range vectors {
 		t.Run(v.ID, func(t *testing.T) { checkVector(t, v.Position, v, v.Expected) })

@@ -16,7 +16,7 @@ const (
 
 // State is a board in absolute terms.
 type State struct {
-	Variant string   // one of the five names, or a kalah size ("kalah", "kalah-MxN")
+	Variant string   // one of the five names, or a kalah size ("kalah", "kalah-MxN", "kalah-std", "kalah-std-MxN")
 	Rows    [2][]int // Rows[0] = player 1's pits, Rows[1] = player 2's pits, each in that player's sowing order from pit 1 (len 6, 7 for akon, m for Kalah(m,n))
 	ToMove  int      // 1 or 2
 }

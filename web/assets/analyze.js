@@ -108,7 +108,7 @@ function renderGraph(g) {
     }
     const c = el("circle", { cx: cx, cy: cy, r: 4.5, class: `point p${p.player}` + (p.exact ? "" : " estimate"),
       "data-ply": p.ply, tabindex: "0" }, svg);
-    el("title", {}, c, `ply ${p.ply}: player ${p.player} plays ${moveText(p.move)}; value ${signed(p.value)} ` +
+    el("title", {}, c, `ply ${p.ply}: player ${p.player} plays ${playedText(p.move, p.captured, p.again)}; value ${signed(p.value)} ` +
       `for player ${p.player}, the move ${signed(p.move_value)} (${p.class})`);
     c.addEventListener("click", () => selectPly(p.ply));
   });
@@ -149,7 +149,7 @@ function renderPlies(g) {
   const body = html("tbody", {}, t);
   for (const p of g.plies) {
     const tr = html("tr", { class: `p${p.player} ${p.class}`, "data-ply": p.ply, tabindex: "0" }, body);
-    const cells = [p.ply, `player ${p.player}`, moveText(p.move), p.captured, signed(p.value), signed(p.move_value),
+    const cells = [p.ply, `player ${p.player}`, moveText(p.move) + (p.again ? " again" : ""), p.captured, signed(p.value), signed(p.move_value),
       p.loss, p.class, bestText(p), p.exact ? "yes" : "estimate"];
     for (const c of cells) html("td", {}, tr, String(c));
     tr.addEventListener("click", () => selectPly(p.ply));
@@ -179,8 +179,8 @@ function selectPly(k) {
     c.classList.toggle("selected", Number(c.getAttribute("data-ply")) === k);
   }
   const pos = parsePosition(p ? p.position : g.position);
-  const variant = page.variants.get(pos.variant) || { clockwise: false };
-  const opts = { clockwise: variant.clockwise, best: [] };
+  const variant = page.variants.get(pos.variant) || { clockwise: false, stores: false };
+  const opts = { clockwise: variant.clockwise, stores: variant.stores, best: [] };
   if (p) {
     opts.played = p.move;
     opts.best = p.best_moves || [];
@@ -194,7 +194,7 @@ function selectPly(k) {
   board.setAttribute("data-position", p ? p.position : g.position);
   const info = $("ply-info");
   info.textContent = p
-    ? `Before ply ${p.ply}: player ${p.player} played ${moveText(p.move)} (${signed(p.move_value)}); ` +
+    ? `Before ply ${p.ply}: player ${p.player} played ${playedText(p.move, p.captured, p.again)} (${signed(p.move_value)}); ` +
       `best ${bestText(p)} (${signed(p.value)}), loss ${p.loss}: ${p.class}.`
     : "";
 }

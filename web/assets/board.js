@@ -3,7 +3,8 @@
 "use strict";
 
 const state = {
-  variants: new Map(), // name -> {name, pits, seeds, clockwise, start}
+  variants: new Map(), // name -> {name, pits, seeds, pit_seeds, clockwise, start, stores, rules}
+  groups: new Map(),   // rule set -> its variants (variantGroups)
   start: "awari",      // the start position as given
   moves: [],           // moves played, as strings
   redo: [],            // moves undone, last undone last
@@ -21,9 +22,10 @@ const $ = (id) => document.getElementById(id);
 
 async function init() {
   const variants = await api("/api/variants");
-  for (const v of variants) {
-    state.variants.set(v.name, v);
-    html("option", { value: v.name }, $("variant"), v.name);
+  for (const v of variants) state.variants.set(v.name, v);
+  state.groups = variantGroups(variants);
+  for (const [rules, sizes] of state.groups) {
+    html("option", { value: rules }, $("variant"), sizes.length > 1 ? `${rules} (${sizes.length} sizes)` : rules);
   }
   const params = new URLSearchParams(location.search);
   state.start = params.get("position") || "awari";
@@ -40,8 +42,10 @@ async function init() {
     state.engineTime = $("engine-time").value;
     history.replaceState(null, "", boardURL());
   });
-  $("variant").addEventListener("change", () => newGame($("variant").value));
-  $("new").addEventListener("click", () => newGame($("variant").value));
+  $("variant").addEventListener("change", () => newGame(pickVariant()));
+  $("pits").addEventListener("change", () => newGame(pickVariant()));
+  $("seeds").addEventListener("change", () => newGame(pickVariant()));
+  $("new").addEventListener("click", () => newGame(pickVariant()));
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("best").addEventListener("click", playBest);
@@ -52,6 +56,33 @@ async function init() {
     if (text !== "") newGame(text);
   });
   await load();
+}
+
+// pickVariant is the variant the pickers name: the rule set chosen, in
+// the size chosen when it has that size, else its own default size (the
+// variant named as the rule set) or its first.
+function pickVariant() {
+  const sizes = state.groups.get($("variant").value) || [];
+  const pits = Number($("pits").value), seeds = Number($("seeds").value);
+  const v = sizes.find((x) => x.pits === pits && x.pit_seeds === seeds) ||
+    sizes.find((x) => x.name === $("variant").value) || sizes[0];
+  return v ? v.name : $("variant").value;
+}
+
+// showPicker sets the pickers to variant v: its rule set, and when that
+// has several sizes, the pits and seeds of each size it has.
+function showPicker(v) {
+  const sizes = state.groups.get(v.rules) || [v];
+  $("variant").value = v.rules;
+  $("size").hidden = sizes.length < 2;
+  const fill = (id, values, chosen) => {
+    const sel = $(id);
+    sel.replaceChildren();
+    for (const n of [...new Set(values)].sort((a, b) => a - b)) html("option", { value: n }, sel, String(n));
+    sel.value = String(chosen);
+  };
+  fill("pits", sizes.map((x) => x.pits), v.pits);
+  fill("seeds", sizes.filter((x) => x.pits === v.pits).map((x) => x.pit_seeds), v.pit_seeds);
 }
 
 function newGame(start) {
@@ -68,14 +99,18 @@ function playMove(pit) {
 }
 
 // undo takes back the last move; against the engine, when that move was
-// the engine's, the player's move before it too, so that it is the
-// player's turn again.
+// the engine's, every move the engine made since the player's last (more
+// than one after an extra move) and the player's move before them too, so
+// that it is the player's turn again.
 function undo() {
   if (state.moves.length === 0) return;
   const played = (state.play && state.play.moves || []).filter((m) => m.move !== "pass");
-  const last = played.length ? played[played.length - 1].player : 0;
-  state.redo.push(state.moves.pop());
-  if (state.engine !== 0 && last === state.engine && state.moves.length > 0) state.redo.push(state.moves.pop());
+  let engineMoves = 0;
+  while (state.engine !== 0 && engineMoves < played.length && played[played.length - 1 - engineMoves].player === state.engine) {
+    engineMoves++;
+  }
+  const back = engineMoves > 0 && engineMoves < state.moves.length ? engineMoves + 1 : Math.max(engineMoves, 1);
+  for (let i = 0; i < back && state.moves.length > 0; i++) state.redo.push(state.moves.pop());
   load();
 }
 
@@ -187,11 +222,11 @@ async function engineMove(seq, abort) {
 function render() {
   const play = state.play;
   const pos = parsePosition(play.position);
-  const variant = state.variants.get(pos.variant) || { clockwise: false };
-  if ($("variant").value !== pos.variant) $("variant").value = pos.variant;
+  const variant = state.variants.get(pos.variant) || { clockwise: false, stores: false };
+  if (state.variants.has(pos.variant)) showPicker(variant);
   // Nothing is playable while the engine is to move.
   const onPlay = state.engine === pos.side ? null : playMove;
-  const opts = { clockwise: variant.clockwise, over: play.game_over, onPlay };
+  const opts = { clockwise: variant.clockwise, stores: variant.stores, over: play.game_over, onPlay };
   const s = state.solve;
   if (s) {
     opts.moves = new Map();
@@ -202,7 +237,7 @@ function render() {
   const board = $("board");
   drawBoard(board, pos, opts);
   board.setAttribute("data-position", play.position);
-  renderStatus(play, pos);
+  renderStatus(play, pos, variant);
   renderNote(play, pos);
   renderEvaluation(s, pos);
   $("pos-out").value = play.position;
@@ -220,7 +255,7 @@ function gameRecord() {
   return [state.start].concat(state.moves).join(" ");
 }
 
-function renderStatus(play, pos) {
+function renderStatus(play, pos, variant) {
   const status = $("status");
   status.replaceChildren();
   if (play.game_over) {
@@ -231,18 +266,26 @@ function renderStatus(play, pos) {
   html("span", { class: `turn p${pos.side}` }, status, `Player ${pos.side} to move`);
   const seeds = pos.rows[0].concat(pos.rows[1]).reduce((a, b) => a + b, 0);
   status.append(`, ${count(seeds, "seed", "seeds")} on the board`);
-  if (pos.captures) status.append(`; captured: player 1 ${pos.captures[0]}, player 2 ${pos.captures[1]}`);
+  const held = variant.stores ? "in the stores" : "captured";
+  if (pos.captures) status.append(`; ${held}: player 1 ${pos.captures[0]}, player 2 ${pos.captures[1]}`);
   status.append(".");
 }
 
-// renderNote says when a player had to pass: the line's last ply is a
-// forced pass (notation.md: play lists each one as a move of its own).
+// renderNote says when the player to move moves again: the line's last
+// ply is a forced pass (notation.md: play lists each one as a move of its
+// own), or a move after which its player moves again (kalah's extra
+// move: play marks it "again").
 function renderNote(play, pos) {
   const note = $("note");
   const last = play.moves && play.moves.length ? play.moves[play.moves.length - 1] : null;
-  const passer = last && last.move === "pass" ? last.player : 0;
-  note.hidden = passer === 0 || play.game_over;
-  note.textContent = passer ? `Player ${passer} has no legal move and passes; player ${pos.side} moves again.` : "";
+  let text = "";
+  if (last && last.move === "pass") {
+    text = `Player ${last.player} has no legal move and passes; player ${pos.side} moves again.`;
+  } else if (last && last.again) {
+    text = `Player ${last.player}'s move ${moveText(last.move)} ended in the store: an extra move, player ${pos.side} moves again.`;
+  }
+  note.hidden = text === "" || play.game_over;
+  note.textContent = text;
 }
 
 function renderEvaluation(s, pos) {
@@ -286,8 +329,7 @@ function renderMoves(play) {
   }
   play.moves.forEach((m, i) => {
     const who = m.player ? `P${m.player} ` : "";
-    const cap = m.captured ? ` \u00d7${m.captured}` : "";
-    html("span", { class: m.player ? `move p${m.player}` : "move" }, out, `${i + 1}. ${who}${moveText(m.move)}${cap}`);
+    html("span", { class: m.player ? `move p${m.player}` : "move" }, out, `${i + 1}. ${who}${playedText(m.move, m.captured, m.again)}`);
   });
 }
 

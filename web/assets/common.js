@@ -35,6 +35,12 @@ function moveText(m) {
   return m === "pass" ? "pass" : String(m);
 }
 
+// playedText writes a played move as show lists moves, "3(x9)" for a
+// move that captures 9, and says when its player moves again.
+function playedText(move, captured, again) {
+  return moveText(move) + (captured ? `(x${captured})` : "") + (again ? " again" : "");
+}
+
 // count writes n and a noun, singular for 1: count(1, "ply", "plies").
 function count(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
@@ -75,8 +81,23 @@ function drawOrder(pits, clockwise) {
 
 const GEOM = { pitGap: 84, radius: 33, store: 92, pad: 14, height: 312 };
 
+// variantGroups groups /api/variants' answer by rule set ("rules"), in
+// the order given: a map from rule set to its variants, smallest board
+// first.
+function variantGroups(variants) {
+  const groups = new Map();
+  for (const v of variants) {
+    if (!groups.has(v.rules)) groups.set(v.rules, []);
+    groups.get(v.rules).push(v);
+  }
+  for (const g of groups.values()) g.sort((a, b) => a.pits - b.pits || a.pit_seeds - b.pit_seeds);
+  return groups;
+}
+
 // drawBoard draws pos (from parsePosition) into svg. opts:
 //   clockwise  sowing direction of the variant
+//   stores     the variant has stores that the sowing passes through
+//              (kalah): the captures are drawn as the seeds in them
 //   moves      map from pit number to {value, exact, captured} for the mover
 //   best       array of the best moves
 //   depth      search depth of estimates
@@ -94,8 +115,9 @@ function drawBoard(svg, pos, opts) {
   svg.setAttribute("height", GEOM.height);
   el("rect", { x: 2, y: 40, width: width - 4, height: 232, rx: 40, class: "wood" }, svg);
   const caps = pos.captures;
-  drawStore(svg, GEOM.pad + 6, 2, caps ? caps[1] : null, pos.side === 2);
-  drawStore(svg, width - GEOM.pad - GEOM.store + 6, 1, caps ? caps[0] : null, pos.side === 1);
+  const stores = !!opts.stores;
+  drawStore(svg, GEOM.pad + 6, 2, caps ? caps[1] : null, pos.side === 2, stores);
+  drawStore(svg, width - GEOM.pad - GEOM.store + 6, 1, caps ? caps[0] : null, pos.side === 1, stores);
   const x0 = GEOM.pad + GEOM.store + GEOM.pitGap / 2;
   const rowsY = { 2: 112, 1: 200 };
   for (const player of [2, 1]) {
@@ -106,12 +128,16 @@ function drawBoard(svg, pos, opts) {
   }
 }
 
-function drawStore(svg, x, player, seeds, toMove) {
-  const g = el("g", { class: `store p${player}` + (toMove ? " to-move" : ""), "data-player": player }, svg);
-  el("rect", { x: x, y: 70, width: GEOM.store - 12, height: 172, rx: 30, class: "store-well" }, g);
+// drawStore draws a player's captured seeds: a store of the board, which
+// the player's sowing passes through, when the variant has them (stores),
+// else a tray beside the board.
+function drawStore(svg, x, player, seeds, toMove, stores) {
+  const cls = `store p${player}` + (stores ? " kalah" : " tray") + (toMove ? " to-move" : "");
+  const g = el("g", { class: cls, "data-player": player, "data-seeds": seeds === null ? "" : seeds }, svg);
+  el("rect", { x: x, y: 70, width: GEOM.store - 12, height: 172, rx: stores ? 38 : 30, class: "store-well" }, g);
   el("text", { x: x + (GEOM.store - 12) / 2, y: 98, class: "store-label" }, g, `player ${player}`);
   el("text", { x: x + (GEOM.store - 12) / 2, y: 170, class: "store-count" }, g, seeds === null ? "?" : String(seeds));
-  el("text", { x: x + (GEOM.store - 12) / 2, y: 226, class: "store-label" }, g, "captured");
+  el("text", { x: x + (GEOM.store - 12) / 2, y: 226, class: "store-label" }, g, stores ? "store" : "captured");
 }
 
 function drawPit(svg, pos, opts, player, pit, cx, cy) {
@@ -137,12 +163,17 @@ function drawPit(svg, pos, opts, player, pit, cx, cy) {
   if (info !== undefined && info.value !== undefined) {
     g.setAttribute("data-value", info.value);
     g.setAttribute("data-exact", info.exact ? "true" : "false");
-    const valueY = player === 2 ? 22 : GEOM.height - 8;
+    const valueY = player === 2 ? 21 : GEOM.height - 7;
     const label = (info.exact ? "" : "~") + signed(info.value);
     const t = el("text", { x: cx, y: valueY, class: "value" + (info.exact ? "" : " estimate") }, g, label);
     const how = info.exact ? "exact" : `estimate, depth ${opts.depth}`;
     el("title", {}, t, `move ${pit}: ${signed(info.value)} (${how})` +
       (info.captured ? `, captures ${info.captured}` : ""));
+    // What the move captures (in kalah, banks), written as show writes it.
+    if (info.captured) {
+      g.setAttribute("data-captured", info.captured);
+      el("text", { x: cx, y: player === 2 ? 36 : GEOM.height - 25, class: "captures" }, g, `(x${info.captured})`);
+    }
   }
   if (playable) {
     g.setAttribute("tabindex", "0");
