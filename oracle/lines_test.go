@@ -4,51 +4,68 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
-	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/internal/testsize"
+	"github.com/mancala-solver/mancala/position/reference"
 )
 
-// minimaxLines is every turn of p's mover, worked out apart from the
-// oracle: each legal move, and each move after which the mover moves
-// again in a game not over, followed by each of the turns from there;
-// every line valued by plain minimax (minimaxValue), each move worth
-// position.Move.Value of what follows it.
-func minimaxLines(v *position.Variant, p position.Position, memo map[position.Position]int) (lines [][]int, values []int) {
-	var buf [position.MaxPits]position.Move
-	n := v.Moves(p, &buf)
-	for _, m := range slices.Clone(buf[:n]) {
-		var next [position.MaxPits]position.Move
-		if !m.MovesAgain(p) || v.Moves(m.Next, &next) == 0 {
-			lines = append(lines, []int{int(m.Pit)})
-			values = append(values, m.Value(p, minimaxValue(v, m.Next, memo)))
+// minimaxLines is every turn of s's mover, worked out apart from the
+// oracle, by the reference rules (position/reference): each legal move,
+// and each move after which the mover moves again in a game not over,
+// followed by each of the turns from there; every line valued by plain
+// minimax (minimaxValue).
+func minimaxLines(s reference.State, memo map[string]int) (lines [][]int, values []int) {
+	for _, pit := range reference.LegalMoves(s) {
+		next, captured, _, err := reference.Apply(s, pit)
+		if err != nil {
+			panic(err)
+		}
+		if next.ToMove != s.ToMove || len(reference.LegalMoves(next)) == 0 {
+			lines = append(lines, []int{pit})
+			values = append(values, captured+follows(s, next, memo))
 			continue
 		}
-		subLines, subValues := minimaxLines(v, m.Next, memo)
+		subLines, subValues := minimaxLines(next, memo)
 		for i, l := range subLines {
-			lines = append(lines, append([]int{int(m.Pit)}, l...))
-			values = append(values, m.Value(p, subValues[i]))
+			lines = append(lines, append([]int{pit}, l...))
+			values = append(values, captured+subValues[i])
 		}
 	}
 	return lines, values
 }
 
-// minimaxValue is p's plain minimax value, memoized (kalah positions
-// never recur, so a position's value does not depend on the line).
-func minimaxValue(v *position.Variant, p position.Position, memo map[position.Position]int) int {
-	if x, ok := memo[p]; ok {
+// follows is what next is worth to s's mover: its value, or minus it when
+// the turn passed.
+func follows(s, next reference.State, memo map[string]int) int {
+	if next.ToMove == s.ToMove {
+		return minimaxValue(next, memo)
+	}
+	return -minimaxValue(next, memo)
+}
+
+// minimaxValue is s's plain minimax value for its mover, memoized (kalah
+// positions never recur, so a position's value does not depend on the
+// line): the end shares' difference when the game is over, else the best
+// move's captures plus what follows.
+func minimaxValue(s reference.State, memo map[string]int) int {
+	key := fmt.Sprint(s.Rows, s.ToMove)
+	if x, ok := memo[key]; ok {
 		return x
 	}
-	var buf [position.MaxPits]position.Move
-	n := v.Moves(p, &buf)
-	best := v.TerminalValue(p)
-	if n > 0 {
-		best = -1 << 30
-		for _, m := range buf[:n] {
-			best = max(best, m.Value(p, minimaxValue(v, m.Next, memo)))
-		}
+	best := -1 << 30
+	if over, shares := reference.GameOver(s); over {
+		best = shares[s.ToMove-1] - shares[2-s.ToMove]
 	}
-	memo[p] = best
+	for _, pit := range reference.LegalMoves(s) {
+		next, captured, _, err := reference.Apply(s, pit)
+		if err != nil {
+			panic(err)
+		}
+		best = max(best, captured+follows(s, next, memo))
+	}
+	memo[key] = best
 	return best
 }
 
@@ -81,13 +98,22 @@ func TestLinesHandWorked(t *testing.T) {
 // answered from an in-memory one that holds the start (built first, by
 // Warm), both.
 func TestLinesMatchPlainMinimax(t *testing.T) {
-	names := []string{"kalah-2x2", "kalah-4x1", "kalah-6x1", "kalah-3x3", "kalah-4x2", "kalah-std-3x3", "kalah-std-4x2", "kalah-std-6x1",
-		"kalah-4x2:0,1,2,1/2,2,2,2:1", "kalah-std-4x2:0,1,2,1/2,2,2,2:1"}
+	var cases []reference.State
+	starts := []string{"kalah-2x2", "kalah-4x1", "kalah-3x3", "kalah-std-2x2", "kalah-std-3x3"}
+	if !testsize.Short() { // the reference rules take seconds to a few minutes on these
+		starts = append(starts, "kalah-4x2", "kalah-6x1", "kalah-std-4x2", "kalah-std-6x1")
+	}
+	for _, name := range starts {
+		cases = append(cases, reference.Start(name))
+	}
+	for _, name := range []string{"kalah-4x2", "kalah-std-4x2"} {
+		cases = append(cases, reference.State{Variant: name, Rows: [2][]int{{0, 1, 2, 1}, {2, 2, 2, 2}}, ToMove: 1})
+	}
 	configs := map[string]Config{"search": {NoTB: true, Threads: 1, HashMiB: 16}, "tablebase": {MemTBSeeds: 18, Threads: 1, HashMiB: 16}}
-	for _, name := range names {
+	for _, c := range cases {
+		name := fmt.Sprintf("%s:%s:%d", c.Variant, rowsString(c.Rows), c.ToMove)
 		s := mustSetup(t, name)
-		memo := map[position.Position]int{}
-		wantLines, wantValues := minimaxLines(s.Variant, s.Position, memo)
+		wantLines, wantValues := minimaxLines(c, map[string]int{})
 		for cname, cfg := range configs {
 			t.Run(name+"/"+cname, func(t *testing.T) {
 				o := newOracle(t, cfg)
@@ -107,6 +133,15 @@ func TestLinesMatchPlainMinimax(t *testing.T) {
 			})
 		}
 	}
+}
+
+// rowsString writes rows as a position string does: "0,1,2,1/2,2,2,2".
+func rowsString(rows [2][]int) string {
+	var parts [2]string
+	for i, row := range rows {
+		parts[i] = strings.Trim(strings.Join(strings.Fields(fmt.Sprint(row)), ","), "[]")
+	}
+	return parts[0] + "/" + parts[1]
 }
 
 // checkLines compares a's lines with the wanted ones and their values.

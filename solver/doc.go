@@ -103,20 +103,30 @@
 // values: the capture at hand (1.66 a seed), mobility (+2.06 a move of
 // one's own, -2.31 one of the opponent's), and seeds kept home rather
 // than sown into the opponent's row (-1.44 a pit that reaches it). The
-// features cost a second move generation at each leaf: about 18% fewer
-// nodes a second.
+// features cost a second move generation at each leaf: 343 ns of CPU a
+// node against 286 (medians of 4 runs, a loaded 2-core machine):
+//
+//	go test ./solver -run '^$' -bench SearchEstimate -count 4
 //
 // In self-play (TestSelfPlay: every oware opening of two plies and every
 // sixth of three, each with both colours, 134 games, one thread, no
 // tablebase, a fixed node budget a move so that the machine's load does
 // not bias it) the tuned estimate beat the rows estimate 106-5-23 (wins,
-// draws, losses) at 2,000 nodes a move, 102-9-23 at 20,000, and 97-11-26
+// draws, losses) at 2,000 nodes a move, 102-9-23 at 20,000, 103-8-23 at
+// 100,000, and 97-11-26
 // at 20,000 with the rows side given 1.2 times as many nodes (equal CPU
-// time); in awari, 87-18-29 at 2,000:
+// time); in awari, 87-18-29 at 2,000, and in oware-own 105-5-24 at 2,000:
 //
 //	MANCALA_SELFPLAY=20000 go test ./solver -run TestSelfPlay -v -timeout 2h
 //	MANCALA_SELFPLAY_ROWS=1.2 (the rows side's budget factor)
 //	MANCALA_SELFPLAY_VARIANT=awari
+//
+// Tried and not kept: a second fit that adds 2,000 midgame positions of
+// 19 to 40 seeds valued by 50,000-node searches (MANCALA_TUNE_DEEP=2000:
+// a TD-leaf-like target) beat these weights 90-5-39 at 2,000 nodes a
+// move but lost 55-10-69 at 20,000; and killer moves (two a ply, ahead
+// of the history heuristic) searched more nodes to the same depth, not
+// fewer, in a trial over midgame positions.
 //
 // # Repetitions and the transposition table
 //
@@ -187,6 +197,10 @@
 // lockless transposition table implementation for parallel search", ICGA
 // Journal 25, 2002), so a torn read is a miss, not a wrong value. Any
 // thread may prove the value; the main thread's return stops the others.
+// Every 1024 nodes each thread adds its count to the shared one and reads
+// the clock against the context's deadline itself: the context's timer
+// alone, whose goroutine waits for a free processor, let searches on a
+// loaded machine run tens of milliseconds past their time.
 //
 // Nothing here prints; package cmd does.
 package solver

@@ -456,6 +456,13 @@ func (b *builder) leastLayerBytes(n int) int64 {
 		}
 		need = min(need, own+lower)
 	}
+	if b.useForward(n) {
+		own, lower, disk := b.forwardMemory(n)
+		if disk {
+			lower = min(lower, minLowerCache)
+		}
+		need = min(need, own+lower)
+	}
 	return need
 }
 

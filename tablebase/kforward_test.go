@@ -160,3 +160,21 @@ func BenchmarkBuildKalah(b *testing.B) {
 		}
 	}
 }
+
+// TestPlanKalah30: on a machine of 24 GiB (the default budget, 3/4 of
+// it), every layer of kalah to 30 seeds is planned by the forward pass
+// within the budget, and the budget check before the first layer passes
+// (it used to count the least method as value iteration's, 6.1 bytes a
+// position, and refused layer 30).
+func TestPlanKalah30(t *testing.T) {
+	v := lookup(t, "kalah")
+	b := &builder{s: &store{}, v: v, ix: NewIndex(v.Pits), opts: BuildOptions{MaxSeeds: 30, MemBytes: 24 << 30 / 4 * 3}}
+	if err := b.checkBudget(0); err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n <= 30; n++ {
+		if p := b.plan(n, 1.5); p.Method != "forward" || p.MemBytes > b.opts.MemBytes {
+			t.Errorf("layer %d: %s, %d bytes of %d", n, p.Method, p.MemBytes, b.opts.MemBytes)
+		}
+	}
+}
