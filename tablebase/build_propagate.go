@@ -244,7 +244,10 @@ func (b *resolveBatch) full() bool { return len(b.preds) >= resolveBatchSize }
 func (b *resolveBatch) apply(state []uint32, resolve func(*uint32, bool, int8, uint16) bool, k int8, dist uint16, out []uint32) []uint32 {
 	sink := b.sink
 	for _, p := range b.preds {
-		sink |= state[p] // a touch: brings the word in, the value is not used
+		// A touch: brings the word in, the value is not used. Atomic,
+		// since other workers swap the same words (on amd64 an atomic load
+		// is a plain load, so the misses still overlap).
+		sink |= atomic.LoadUint32(&state[p])
 	}
 	b.sink = sink
 	for i, p := range b.preds {
