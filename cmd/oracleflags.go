@@ -34,7 +34,7 @@ func (o *oracleFlags) add(f *pflag.FlagSet, defaultTime time.Duration, timeHelp,
 	f.DurationVar(&o.time, "time", defaultTime, timeHelp)
 	f.Int64Var(&o.nodes, "nodes", 0, nodesHelp)
 	f.IntVar(&o.threads, "threads", runtime.NumCPU(), "search threads")
-	f.IntVar(&o.hash, "hash", 256, "transposition table size in MiB")
+	f.IntVar(&o.hash, "hash", 0, "transposition table size in MiB (0: sized to --time, 16..256)")
 	f.StringVar(&o.tb, "tb", "", "tablebase directory (default: the default directory, if present)")
 	f.BoolVar(&o.noTB, "no-tb", false, "use no tablebase")
 	f.IntVar(&o.memTB, "mem-tb", oracle.MemTBAuto, "for endgames (at most twice N seeds), build a tablebase of N seeds in memory\nwhen none on disk holds as many (0: never; -1: the largest of at most 3 million positions)")
@@ -49,8 +49,8 @@ func (o *oracleFlags) check() error {
 		return fmt.Errorf("--nodes %d: want 0 or more", o.nodes)
 	case checkThreads(o.threads) != nil:
 		return checkThreads(o.threads)
-	case o.hash < 1 || o.hash > maxHashMiB:
-		return fmt.Errorf("--hash %d: want 1..%d MiB", o.hash, maxHashMiB)
+	case o.hash < 0 || o.hash > maxHashMiB:
+		return fmt.Errorf("--hash %d: want 1..%d MiB, or 0 for a size fitted to --time", o.hash, maxHashMiB)
 	case o.memTB < oracle.MemTBAuto:
 		return fmt.Errorf("--mem-tb %d: want -1 (automatic), 0 (never) or a seed count", o.memTB)
 	case o.noTB && o.tb != "":
@@ -62,5 +62,9 @@ func (o *oracleFlags) check() error {
 // config maps the flags onto oracle.Config; --mem-tb is MemTBSeeds, the
 // same numbers (-1 automatic, 0 never).
 func (o *oracleFlags) config() oracle.Config {
-	return oracle.Config{TBDir: o.tb, NoTB: o.noTB, MemTBSeeds: o.memTB, Threads: o.threads, HashMiB: o.hash}
+	hash := o.hash
+	if hash == 0 {
+		hash = oracle.HashMiBFor(o.time)
+	}
+	return oracle.Config{TBDir: o.tb, NoTB: o.noTB, MemTBSeeds: o.memTB, Threads: o.threads, HashMiB: hash}
 }

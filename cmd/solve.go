@@ -35,7 +35,8 @@ game; repetition scores 0), whether it is exact, the best moves, the principal
 variation, and with --all every legal move's value. --lines (which implies
 --all) values every line too: each move, and each move after which the same
 player moves again (kalah's extra move) followed by each of its continuations,
-written "3-6" as Rawlings does (the "lines" field of --json, docs/notation.md). A position the tablebase
+written "3-6" as Rawlings does (the "lines" field of --json, docs/notation.md);
+--time covers the lines too, so a line the time did not reach is an estimate. A position the tablebase
 holds is answered from it at once; any other is searched until its value is
 proven or --time, --depth, --nodes or Ctrl-C stops it, and then the value is
 an estimate, printed with its proven bounds.

@@ -112,9 +112,10 @@
 // sixth of three, each with both colours, 134 games, one thread, no
 // tablebase, a fixed node budget a move so that the machine's load does
 // not bias it) the tuned estimate beat the rows estimate 106-5-23 (wins,
-// draws, losses) at 2,000 nodes a move, 102-9-23 at 20,000, and 97-11-26
+// draws, losses) at 2,000 nodes a move, 102-9-23 at 20,000, 103-8-23 at
+// 100,000, and 97-11-26
 // at 20,000 with the rows side given 1.2 times as many nodes (equal CPU
-// time); in awari, 87-18-29 at 2,000, and in oware-own 105-5-24:
+// time); in awari, 87-18-29 at 2,000, and in oware-own 105-5-24 at 2,000:
 //
 //	MANCALA_SELFPLAY=20000 go test ./solver -run TestSelfPlay -v -timeout 2h
 //	MANCALA_SELFPLAY_ROWS=1.2 (the rows side's budget factor)

@@ -168,7 +168,11 @@ func (e *Engine) cmdGo(args []string) {
 	case g.infinite:
 		opts.Depth, opts.Nodes = 0, 0
 	case timed && !g.ponder:
-		opts.Time = budget
+		// A timed move needs the move, not a proven line: the oracle's
+		// principal variation of an exact value re-searches each step
+		// (up to 300,000 nodes a ply), which spent whole budgets after
+		// the proof; the search's own line serves info pv and ponder.
+		opts.Time, opts.NoPV = budget, true
 	}
 	e.mu.Lock()
 	e.run = r
