@@ -108,6 +108,13 @@ func checkMarker(dir string) error {
 	case err != nil:
 		return fmt.Errorf("tablebase %s: %w", dir, err)
 	}
+	if _, err := os.Stat(filepath.Join(dir, markerName)); err == nil {
+		// Another build made dir a tablebase between the marker's read
+		// and the listing (it then adds its variant's directory at once):
+		// read the marker it wrote. A marker is never removed, so this
+		// recurses once at most.
+		return checkMarker(dir)
+	}
 	if _, err := os.Stat(filepath.Join(dir, legacyMarker)); err == nil {
 		return fmt.Errorf("%s holds a tablebase of an older format (one Badger database): move it away and build again", dir)
 	}
