@@ -7,24 +7,12 @@ import (
 	"pgregory.net/rapid"
 )
 
-// moveFromList is MoveFrom's definition: pit looked up in Moves(p).
-func moveFromList(v *Variant, p Position, pit int) (Move, bool) {
-	var buf [MaxPits]Move
-	n := v.Moves(p, &buf)
-	for _, m := range buf[:n] {
-		if int(m.Pit) == pit {
-			return m, true
-		}
-	}
-	return Move{}, false
-}
-
 // checkMoveFrom compares MoveFrom with the lookup in Moves for every pit
 // (and the pass, and pits out of range) of p.
 func checkMoveFrom(t interface{ Fatalf(string, ...any) }, v *Variant, p Position) {
 	for pit := -1; pit <= v.Pits+1; pit++ {
 		got, ok := v.MoveFrom(p, pit)
-		want, wantOK := moveFromList(v, p, pit)
+		want, wantOK := v.moveFromAll(p, pit) // the definition: pit looked up in Moves(p)
 		if ok != wantOK || got != want {
 			t.Fatalf("%s %s pit %d: MoveFrom %v %v, Moves lists %v %v", v.Name, Format(v, p), pit, got, ok, want, wantOK)
 		}
