@@ -173,6 +173,7 @@ func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
 // terminal bitset's words shared with the neighbouring ranges.
 func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex) (int64, int64, error) {
 	var buf [position.MaxPits]position.Move
+	var exits exitBatch
 	c := s.ix.newCursor(s.n, uint64(lo))
 	inner, keep, wrapped := int64(0), int64(0), false
 	for i := lo; i < hi; i++ {
@@ -187,11 +188,13 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 			s.markTerminal(i, lo, hi, termMu)
 			continue
 		}
-		best, internal := int8(noExit), uint8(0)
+		s.exit[i] = noExit
+		captures, internal := false, uint8(0)
 		for j := range buf[:nm] {
 			m := &buf[j]
 			if m.Captured > 0 {
-				best = max(best, s.exitValue(p, m))
+				exits.add(i, p, m, s)
+				captures = true
 				continue
 			}
 			internal++
@@ -204,18 +207,68 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 				wrapped = wrapped || indeg[q] == 0
 			}
 		}
-		s.exit[i] = best
+		if exits.full() {
+			exits.apply(s)
+		}
 		count := internal
-		if best != noExit {
+		if captures {
 			count++ // the exit group counts as one move
 		}
 		s.setCount(i, count)
 		inner += int64(internal)
 	}
+	exits.apply(s)
 	if wrapped {
 		return inner, keep, errInDegree
 	}
 	return inner, keep, nil
+}
+
+// exitBatchSize is how many captures scan gathers before it reads the
+// values of their children.
+const exitBatchSize = 512
+
+// exitBatch gathers the captures of a run of positions so that the
+// values of their children, in the lower layers and nearly all cache
+// misses, are read in one tight loop whose loads the processor overlaps;
+// read as each move was generated, about one miss at a time was in
+// flight.
+type exitBatch struct {
+	n     int
+	moves [exitBatchSize]exitMove
+}
+
+// exitMove is one capture: its parent and the parent's rank, the move,
+// and where its child lies in the lower layers.
+type exitMove struct {
+	rank   int64
+	parent position.Position
+	move   position.Move
+	layer  int
+	child  uint64
+}
+
+func (b *exitBatch) full() bool { return b.n > exitBatchSize-position.MaxPits }
+
+// add records capture m from p, the position of rank i.
+func (b *exitBatch) add(i int64, p position.Position, m *position.Move, s *layerSolver) {
+	b.moves[b.n] = exitMove{rank: i, parent: p, move: *m, layer: s.n - int(m.Captured), child: s.ix.Rank(m.Next)}
+	b.n++
+}
+
+// apply sets each parent's exit to its best capture, and empties the
+// batch.
+func (b *exitBatch) apply(s *layerSolver) {
+	var values [exitBatchSize]int8
+	for j := range b.moves[:b.n] {
+		values[j] = s.lower.value(b.moves[j].layer, b.moves[j].child)
+	}
+	for j := range b.moves[:b.n] {
+		e := &b.moves[j]
+		v := int8(e.move.Value(e.parent, int(values[j])))
+		s.exit[e.rank] = max(s.exit[e.rank], v)
+	}
+	b.n = 0
 }
 
 // setCount records position i's count of moves not known to lose: in the

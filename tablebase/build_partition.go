@@ -101,7 +101,7 @@ func (s *layerSolver) propagateParts(ctx context.Context, g *graph, parts int, e
 // threshold is one threshold's rounds, level by level as in
 // layerSolver.threshold; each part seeds its own range.
 func (pp *partitioned) threshold(ctx context.Context, k int8) error {
-	now, later := make([][]uint32, pp.parts), make([][]uint32, pp.parts)
+	now, later := make([]frontier, pp.parts), make([]frontier, pp.parts)
 	pp.each(ctx, func(t int) {
 		lo, hi := pp.bounds(t)
 		now[t], later[t] = pp.s.seedRange(lo, hi, k, pp.state)
@@ -120,7 +120,7 @@ func (pp *partitioned) threshold(ctx context.Context, k int8) error {
 		pp.each(ctx, func(t int) {
 			now[t] = pp.apply(in[t], k, uint16(level+1))
 			if level == 0 {
-				now[t], later[t] = append(now[t], later[t]...), nil
+				now[t], later[t] = now[t].join(later[t]), frontier{}
 			}
 		})
 	}
@@ -128,9 +128,9 @@ func (pp *partitioned) threshold(ctx context.Context, k int8) error {
 }
 
 // pending reports whether any part has positions left to expand.
-func pending(frontiers [][]uint32) bool {
+func pending(frontiers []frontier) bool {
 	for _, f := range frontiers {
-		if len(f) > 0 {
+		if f.len() > 0 {
 			return true
 		}
 	}
@@ -149,11 +149,11 @@ func (pp *partitioned) each(ctx context.Context, fn func(t int)) {
 
 // expand is one part's side of a round: the updates its frontier sends to
 // the owners of the predecessors.
-func (pp *partitioned) expand(frontier []uint32, k int8) []Batch {
+func (pp *partitioned) expand(now frontier, k int8) []Batch {
 	out := make([]Batch, pp.parts)
 	preds := pp.s.newPredLister(pp.g)
-	for _, q := range frontier {
-		lost := stateValue(pp.state[q]) < 0 // q is this part's own
+	for i := range int64(now.len()) {
+		q, lost := now.at(i)
 		ps, keeps := preds.list(q)
 		for j, p := range ps {
 			b := &out[pp.owner(p)]
@@ -164,23 +164,23 @@ func (pp *partitioned) expand(frontier []uint32, k int8) []Batch {
 			}
 		}
 	}
-	pp.s.prog.add(int64(len(frontier)))
+	pp.s.prog.add(int64(now.len()))
 	return out
 }
 
 // apply is the other side: a part applies the batches it received to its
 // own positions and returns those newly resolved, at distance dist.
-func (pp *partitioned) apply(in []Batch, k int8, dist uint16) []uint32 {
-	var next []uint32
+func (pp *partitioned) apply(in []Batch, k int8, dist uint16) frontier {
+	var next frontier
 	for _, b := range in {
 		for _, p := range b.Win {
 			if resolveAlone(&pp.state[p], true, k, dist) {
-				next = append(next, p)
+				next.won = append(next.won, p)
 			}
 		}
 		for _, p := range b.Lose {
 			if resolveAlone(&pp.state[p], false, k, dist) {
-				next = append(next, p)
+				next.lost = append(next.lost, p)
 			}
 		}
 	}

@@ -104,19 +104,52 @@ func stateArrays(state []uint32) ([]int8, []uint16) {
 // and the expansion of level 0, level d+1 the expansion of level d.
 func (s *layerSolver) threshold(ctx context.Context, k int8, g *graph, state []uint32) error {
 	now, later, err := s.seed(ctx, k, state)
-	for level := 0; err == nil && len(now)+len(later) > 0; level++ {
+	for level := 0; err == nil && now.len()+later.len() > 0; level++ {
 		if level >= MaxDistance {
 			return errDistance
 		}
-		var next []uint32
+		var next frontier
 		s.rounds++
 		next, err = s.expand(ctx, k, g, state, now, uint16(level+1))
 		if level == 0 {
-			next, later = append(next, later...), nil
+			next, later = next.join(later), frontier{}
 		}
 		now = next
 	}
 	return err
+}
+
+// frontier is a set of positions resolved at one distance, the won ones
+// apart from the lost: expanding a position needs only which of the two
+// it is, and reading that from its state word was a cache miss a
+// position (the frontier comes in no useful order).
+type frontier struct {
+	won, lost []uint32
+}
+
+func (f frontier) len() int { return len(f.won) + len(f.lost) }
+
+// join returns f with g's positions added.
+func (f frontier) join(g frontier) frontier {
+	return frontier{won: append(f.won, g.won...), lost: append(f.lost, g.lost...)}
+}
+
+// add puts p, just resolved with state st, in f.
+func (f *frontier) add(p, st uint32) {
+	if stateValue(st) < 0 {
+		f.lost = append(f.lost, p)
+	} else {
+		f.won = append(f.won, p)
+	}
+}
+
+// at returns f's i-th position (the won ones first) and whether it is
+// lost.
+func (f frontier) at(i int64) (uint32, bool) {
+	if i < int64(len(f.won)) {
+		return f.won[i], false
+	}
+	return f.lost[i-int64(len(f.won))], true
 }
 
 // seed starts threshold k: positions whose best exit is exactly k are won
@@ -125,14 +158,13 @@ func (s *layerSolver) threshold(ctx context.Context, k int8, g *graph, state []u
 // It returns the positions resolved at distance 0 (game ends) and at
 // distance 1 (by a capture). Each worker touches only its own ranks, so
 // no atomics are needed.
-func (s *layerSolver) seed(ctx context.Context, k int8, state []uint32) ([]uint32, []uint32, error) {
+func (s *layerSolver) seed(ctx context.Context, k int8, state []uint32) (frontier, frontier, error) {
 	var mu sync.Mutex
-	var ends, captures []uint32
+	var ends, captures frontier
 	err := s.forChunks(ctx, func(lo, hi int64) error {
 		localEnds, localCaptures := s.seedRange(lo, hi, k, state)
 		mu.Lock()
-		ends = append(ends, localEnds...)
-		captures = append(captures, localCaptures...)
+		ends, captures = ends.join(localEnds), captures.join(localCaptures)
 		mu.Unlock()
 		return nil
 	})
@@ -140,7 +172,7 @@ func (s *layerSolver) seed(ctx context.Context, k int8, state []uint32) ([]uint3
 }
 
 // seedRange is seed over ranks [lo, hi).
-func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32) (ends, captures []uint32) {
+func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32) (ends, captures frontier) {
 	for i := lo; i < hi; i++ {
 		st := state[i]
 		if st&resolved != 0 || (s.exit[i] != k && s.exit[i] != -k) {
@@ -159,9 +191,9 @@ func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32) (ends, cap
 		switch {
 		case st&resolved == 0:
 		case dist == 0:
-			ends = append(ends, uint32(i))
+			ends.add(uint32(i), st)
 		default:
-			captures = append(captures, uint32(i))
+			captures.add(uint32(i), st)
 		}
 	}
 	return ends, captures
@@ -172,30 +204,31 @@ func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32) (ends, cap
 // move that keeps the mover (graph.keepsMover) hands the predecessor its
 // child's result as its own: a won child wins it at once, a lost one is
 // one more move known to lose.
-func (s *layerSolver) expand(ctx context.Context, k int8, g *graph, state []uint32, frontier []uint32, dist uint16) ([]uint32, error) {
+func (s *layerSolver) expand(ctx context.Context, k int8, g *graph, state []uint32, now frontier, dist uint16) (frontier, error) {
 	var mu sync.Mutex
-	var next []uint32
+	var next frontier
 	resolve := resolveFrom
 	if s.threads == 1 {
 		resolve = resolveAlone
 	}
-	err := parallel(ctx, s.threads, int64(len(frontier)), expandChunk(len(frontier), s.threads), func(lo, hi int64) error {
-		var local []uint32
+	size := now.len()
+	err := parallel(ctx, s.threads, int64(size), expandChunk(size, s.threads), func(lo, hi int64) error {
+		var local frontier
 		preds := s.newPredLister(g)
 		var batch resolveBatch
-		for _, q := range frontier[lo:hi] {
-			lost := stateValue(atomic.LoadUint32(&state[q])) < 0 // resolved: never changes
+		for i := lo; i < hi; i++ {
+			q, lost := now.at(i)
 			ps, keeps := preds.list(q)
 			for j, p := range ps {
 				batch.add(p, lost != (keeps != nil && keeps[j]))
 			}
 			if batch.full() {
-				local = batch.apply(state, resolve, k, dist, local)
+				batch.apply(state, resolve, k, dist, &local)
 			}
 		}
-		local = batch.apply(state, resolve, k, dist, local)
+		batch.apply(state, resolve, k, dist, &local)
 		mu.Lock()
-		next = append(next, local...)
+		next = next.join(local)
 		mu.Unlock()
 		s.prog.add(hi - lo)
 		return nil
@@ -239,9 +272,10 @@ func (b *resolveBatch) add(p uint32, win bool) {
 func (b *resolveBatch) full() bool { return len(b.preds) >= resolveBatchSize }
 
 // apply resolves the gathered predecessors with resolve at threshold k and
-// distance dist, appends those newly resolved to out, and empties the
-// batch.
-func (b *resolveBatch) apply(state []uint32, resolve func(*uint32, bool, int8, uint16) bool, k int8, dist uint16, out []uint32) []uint32 {
+// distance dist, adds those newly resolved to out (a winning move wins
+// its predecessor, a losing one that was the last loses it), and empties
+// the batch.
+func (b *resolveBatch) apply(state []uint32, resolve func(*uint32, bool, int8, uint16) bool, k int8, dist uint16, out *frontier) {
 	sink := b.sink
 	for _, p := range b.preds {
 		// A touch: brings the word in, the value is not used. Atomic,
@@ -251,12 +285,15 @@ func (b *resolveBatch) apply(state []uint32, resolve func(*uint32, bool, int8, u
 	}
 	b.sink = sink
 	for i, p := range b.preds {
-		if resolve(&state[p], b.wins[i], k, dist) {
-			out = append(out, p)
+		switch win := b.wins[i]; {
+		case !resolve(&state[p], win, k, dist):
+		case win:
+			out.won = append(out.won, p)
+		default:
+			out.lost = append(out.lost, p)
 		}
 	}
 	b.preds, b.wins = b.preds[:0], b.wins[:0]
-	return out
 }
 
 // predLister lists the in-layer predecessors of positions for one worker:

@@ -47,51 +47,47 @@ func newUnsower(s *layerSolver) *unsower {
 // extended slice. It appends rather than calling back so that the
 // propagation's inner loop allocates nothing: a closure handed over for
 // each position escaped to the heap, and the collector's work on those
-// millions of small objects cost about a fifth of a build.
+// millions of small objects cost about a fifth of a build. The boards are
+// kept packed, as position.Position holds them: taking a seed back is one
+// subtraction from a row word.
 func (u *unsower) appendPredecessors(q uint32, preds []uint32) []uint32 {
 	child := u.ix.Unrank(u.n, uint64(q))
 	pits := u.v.Pits
-	// after: the ring of the player who moved, after his move.
-	var after [2 * position.MaxPits]int
-	for i := 0; i < pits; i++ {
-		after[i] = position.Pit(child.Opp, i)
-		after[pits+i] = position.Pit(child.Own, i)
-	}
+	// The rows of the player who moved, after his move: his own first.
+	after := [2]uint64{child.Opp, child.Own}
 	for o := 0; o < pits; o++ {
-		if after[o] != 0 {
+		if position.Pit(after[0], o) != 0 {
 			continue
 		}
 		before := after
 		t := o
 		for s := 1; s <= u.n; s++ {
-			if t = (t + 1) % u.ring; t == o {
-				t = (t + 1) % u.ring
+			if t++; t == u.ring {
+				t = 0
 			}
-			if before[t]--; before[t] < 0 {
+			if t == o {
+				t++ // o < pits < ring
+			}
+			w, shift := t/pits, 8*uint(t%pits)
+			if before[w]>>shift&0xff == 0 {
 				break
 			}
-			before[o] = s
-			if p, ok := u.check(&before, o, child); ok {
-				preds = append(preds, p)
+			before[w] -= 1 << shift
+			p := position.Position{Own: before[0] | uint64(s)<<(8*uint(o)), Opp: before[1]}
+			if u.check(p, o, child) {
+				preds = append(preds, uint32(u.ix.Rank(p)))
 			}
-			before[o] = 0
 		}
 	}
 	return preds
 }
 
-// check builds the candidate board and returns its rank when its move
-// from origin o is legal and leads to child without a capture. It sows
-// only that move (position.Variant.MoveFrom) rather than generating all
-// the candidate's moves: the check is most of un-sowing's cost, and the
-// other moves do not decide this one's legality under awari's and
-// oware's rules.
-func (u *unsower) check(ring *[2 * position.MaxPits]int, o int, child position.Position) (uint32, bool) {
-	pits := u.v.Pits
-	p := position.Position{Own: position.PackRow(ring[:pits]), Opp: position.PackRow(ring[pits:u.ring])}
+// check reports whether the candidate board p's move from origin o is
+// legal and leads to child without a capture. It sows only that move
+// (position.Variant.MoveFrom) rather than generating all the candidate's
+// moves: the check is most of un-sowing's cost, and the other moves do
+// not decide this one's legality under awari's and oware's rules.
+func (u *unsower) check(p position.Position, o int, child position.Position) bool {
 	m, ok := u.v.MoveFrom(p, o+1)
-	if !ok || m.Captured != 0 || m.Next.Own != child.Own || m.Next.Opp != child.Opp {
-		return 0, false
-	}
-	return uint32(u.ix.Rank(p)), true
+	return ok && m.Captured == 0 && m.Next.Own == child.Own && m.Next.Opp == child.Opp
 }
