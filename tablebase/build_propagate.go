@@ -2,6 +2,7 @@ package tablebase
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"runtime/debug"
 	"sync"
@@ -171,11 +172,25 @@ func (s *layerSolver) seed(ctx context.Context, k int8, state []uint32) (frontie
 	return ends, captures, err
 }
 
-// seedRange is seed over ranks [lo, hi).
+// seedRange is seed over ranks [lo, hi). Few positions have an exit of
+// exactly k or -k, so it reads the exits eight at a time and skips the
+// words that hold neither, and reads a state only where the exit
+// matches: this pass runs once a threshold over the whole layer.
 func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32) (ends, captures frontier) {
+	exits := int8Bytes(s.exit)
+	won, lost := uint64(uint8(k))*lsb, uint64(uint8(-k))*lsb
 	for i := lo; i < hi; i++ {
+		if i&7 == 0 && i+8 <= hi {
+			if w := binary.LittleEndian.Uint64(exits[i:]); !hasZeroByte(w^won) && !hasZeroByte(w^lost) {
+				i += 7
+				continue
+			}
+		}
+		if s.exit[i] != k && s.exit[i] != -k {
+			continue
+		}
 		st := state[i]
-		if st&resolved != 0 || (s.exit[i] != k && s.exit[i] != -k) {
+		if st&resolved != 0 {
 			continue
 		}
 		dist := uint16(1)
@@ -198,6 +213,11 @@ func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32) (ends, cap
 	}
 	return ends, captures
 }
+
+// hasZeroByte reports whether any byte of w is 0 (the test is exact:
+// a borrow reaches a byte's top bit only from a zero byte below it, and
+// the lowest zero byte always sets its own).
+func hasZeroByte(w uint64) bool { return (w-lsb)&^w&(lsb<<7) != 0 }
 
 // expand resolves the predecessors of the frontier's positions at
 // threshold k, at distance dist, and returns those newly resolved. A
