@@ -95,9 +95,16 @@ type rowTable struct {
 // the colexicographic order of the row's prefix sums, index.go), so that
 // a run of opponent rows beside one own row reads its children's states
 // in increasing rank.
-func newRowTable(ix *Index, n int) *rowTable {
+func newRowTable(ix *Index, n int) *rowTable { return newRows(ix, n, true) }
+
+// newRows is newRowTable, or with weigh false the table of the exit pass:
+// every row of s seeds in one group (s, 0), in rank order.
+func newRows(ix *Index, n int, weigh bool) *rowTable {
 	pits := ix.pits
 	maxW := (pits - 1) * n
+	if !weigh {
+		maxW = 0
+	}
 	// byGroup[s][w] collects the rows of s seeds and weight w.
 	byGroup := make([][][]uint64, n+1)
 	for s := range byGroup {
@@ -108,6 +115,9 @@ func newRowTable(ix *Index, n int) *rowTable {
 	walk = func(i, left, w int) {
 		if i == pits {
 			s := n - left
+			if !weigh {
+				w = 0
+			}
 			byGroup[s][w] = append(byGroup[s][w], position.PackRow(pit[:pits]))
 			return
 		}
@@ -175,6 +185,9 @@ func (t *rowTable) jobs(n, m int, out []forwardJob) []forwardJob {
 func (s *layerSolver) forward(ctx context.Context) ([]uint32, error) {
 	state := make([]uint32, s.size)
 	hugepage.Advise(state)
+	if err := s.forwardExits(ctx, state); err != nil {
+		return nil, err
+	}
 	t := newRowTable(s.ix, s.n)
 	var edges atomic.Int64
 	var jobs []forwardJob
@@ -211,7 +224,7 @@ func (s *layerSolver) forwardMeasure(jobs []forwardJob, t *rowTable, state []uin
 				fail.CompareAndSwap(nil, &err)
 				break
 			}
-			s.prog.add(3 * done)
+			s.prog.add(2 * done)
 		}
 		edges.Add(f.edges)
 	}
@@ -281,6 +294,10 @@ type forwarder struct {
 	edges int64    // moves inside the layer seen so far
 
 	moves []forwardMove
+	// The exit pass's tile: the moves of its own row i are
+	// tile[tileEnd[i-1]:tileEnd[i]].
+	tile    []forwardMove
+	tileEnd [exitTile]int
 	// keys[j] is the best move so far of the position beside the run's
 	// j-th opponent row, as moveKey orders moves.
 	keys [forwardBatch]int32
@@ -389,10 +406,10 @@ func (f *forwarder) run(a, lo, hi int) error {
 		return nil
 	}
 	for j := range keys {
-		keys[j] = math.MinInt32
+		keys[j] = exitsKey(f.state[base+opp[j]])
 	}
 	for i := range f.moves {
-		if err := f.fold(&f.moves[i], lo, keys); err != nil {
+		if err := f.foldInner(&f.moves[i], lo, keys); err != nil {
 			return err
 		}
 	}
@@ -406,9 +423,11 @@ func (f *forwarder) run(a, lo, hi int) error {
 	return nil
 }
 
-// fold folds move m into the keys of the run's positions, whose opponent
-// rows are t.rows[lo:lo+len(keys)].
-func (f *forwarder) fold(m *forwardMove, lo int, keys []int32) error {
+// foldInner folds the moves of m that stay in the layer into the keys of
+// the run's positions, whose opponent rows are t.rows[lo:lo+len(keys)]:
+// a move that banks nothing, and under the standard rule the seed left in
+// an empty pit facing an empty one.
+func (f *forwarder) foldInner(m *forwardMove, lo int, keys []int32) error {
 	t, state := f.t, f.state
 	switch {
 	case m.kind == moveInner:
@@ -423,59 +442,77 @@ func (f *forwarder) fold(m *forwardMove, lo int, keys []int32) error {
 		if all&resolved == 0 {
 			return errForwardOrder
 		}
-		return nil
+	case m.kind == moveCapture && m.sow.Banked == 0 && !f.s.v.CapturesFacing(0):
+		for j := range keys {
+			if position.Pit(t.rows[lo+j], m.facing) != 0 {
+				continue // it captures: an exit
+			}
+			key, err := f.innerChild(t.own[lo+j] + m.inner)
+			if err != nil {
+				return err
+			}
+			keys[j] = max(keys[j], key)
+			f.edges++
+		}
+	}
+	return nil
+}
+
+// foldExits folds the moves of m that leave the layer into the keys of
+// the positions whose opponent rows are t.rows[lo:lo+len(keys)].
+func (f *forwarder) foldExits(m *forwardMove, t *rowTable, lo int, keys []int32) {
+	switch {
+	case m.kind == moveInner:
+		return
 	case m.kind == moveAgain && f.mem != nil:
 		lower, opp1 := f.mem[m.layer], t.opp1[lo:lo+len(keys)]
 		for j := range keys {
 			v := position.SownValue(1, true, int(lower[m.k+opp1[j]]))
 			keys[j] = max(keys[j], moveKey(v, 1))
 		}
-		return nil
+		return
 	case m.kind == moveOver && f.mem != nil:
 		lower, rows, ix := f.mem[m.layer], t.rows[lo:lo+len(keys)], f.s.ix
 		for j := range keys {
 			v := position.SownValue(m.sow.Banked, false, int(lower[ix.ownRank(rows[j]+m.sow.OppAdd)+m.k]))
 			keys[j] = max(keys[j], moveKey(v, 1))
 		}
-		return nil
+		return
 	}
 	for j := range keys {
-		key, err := f.child(m, lo+j)
-		if err != nil {
-			return err
+		if key, ok := f.exitChild(m, t, lo+j); ok {
+			keys[j] = max(keys[j], key)
 		}
-		keys[j] = max(keys[j], key)
 	}
-	return nil
 }
 
-// child returns the key of move m beside opponent row t.rows[b], any
-// kind, the lower layers in memory or not.
-func (f *forwarder) child(m *forwardMove, b int) (int32, error) {
-	t, ix, n := f.t, f.s.ix, f.s.n
+// exitChild returns the key of move m beside opponent row t.rows[b] when
+// the move leaves the layer (ok false when it stays), any kind, the lower
+// layers in memory or not.
+func (f *forwarder) exitChild(m *forwardMove, t *rowTable, b int) (key int32, ok bool) {
+	ix, n := f.s.ix, f.s.n
 	opp := t.rows[b] + m.sow.OppAdd
 	switch m.kind {
 	case moveInner:
-		return f.innerChild(t.own[b] + m.k)
+		return 0, false
 	case moveAgain:
-		return f.exitKey(m.sow.Banked, true, m.layer, m.k+t.opp1[b]), nil
+		return f.exitKey(m.sow.Banked, true, m.layer, m.k+t.opp1[b]), true
 	case moveOver:
-		return f.exitKey(m.sow.Banked, false, m.layer, ix.ownRank(opp)+m.k), nil
+		return f.exitKey(m.sow.Banked, false, m.layer, ix.ownRank(opp)+m.k), true
 	case moveAgainOver:
-		return f.exitKey(m.sow.Banked, true, m.layer, m.k+ix.oppRank(opp, m.ownSeed)), nil
+		return f.exitKey(m.sow.Banked, true, m.layer, m.k+ix.oppRank(opp, m.ownSeed)), true
 	}
 	facing := position.Pit(opp, m.facing)
 	if !f.s.v.CapturesFacing(facing) {
 		if m.sow.Banked == 0 {
-			f.edges++
-			return f.innerChild(t.own[b] + m.inner)
+			return 0, false // the seed stays: an in-layer move
 		}
-		return f.exitKey(m.sow.Banked, false, m.layer, ix.ownRank(opp)+m.inner), nil
+		return f.exitKey(m.sow.Banked, false, m.layer, ix.ownRank(opp)+m.inner), true
 	}
 	captured := m.sow.Banked + m.taken + facing
 	rest := opp &^ (0xff << (8 * uint(m.facing)))
 	rank := ix.ownRank(rest) + ix.oppRank(m.cleared, m.oppSeed-facing)
-	return f.exitKey(captured, false, n-captured, rank), nil
+	return f.exitKey(captured, false, n-captured, rank), true
 }
 
 // innerChild returns the key of a move to the in-layer child of rank r.
@@ -497,4 +534,91 @@ func (f *forwarder) exitKey(captured int, again bool, layer int, r uint64) int32
 		v = f.s.lower.value(layer, r)
 	}
 	return moveKey(position.SownValue(captured, again, int(v)), 1)
+}
+
+// The exit pass. The moves that leave the layer read finished layers
+// only, so they need no order: the exit pass folds them first, for every
+// position, into a partial key kept in the state (exitsState), in an order
+// that reads the lower layers' values in runs rather than scattered: a
+// tile of own rows of s seeds, in rank order, beside every opponent row
+// of n-s seeds, in rank order. A move's child keeps the opponent's row,
+// sown into or captured from, as its own row, so beside one own row the
+// children of one move sweep a window of consecutive ranks, and the tile's
+// own rows, consecutive ranks themselves, write their positions' states
+// side by side. The measure sweep then starts each position from its
+// partial key and folds in only the moves that stay in the layer.
+
+// exitTile is the number of own rows an exit job takes.
+const exitTile = 32
+
+// exitJob is own rows [lo, hi) of the exit table's group (seeds, 0).
+type exitJob struct{ seeds, lo, hi int }
+
+// forwardExits is the exit pass over the layer on s.threads workers.
+func (s *layerSolver) forwardExits(ctx context.Context, state []uint32) error {
+	t := newRows(s.ix, s.n, false)
+	var jobs []exitJob
+	for own := 1; own < s.n; own++ { // a row of 0 seeds: the game is over
+		lo, hi := t.group(own, 0)
+		for a := lo; a < hi; a += exitTile {
+			jobs = append(jobs, exitJob{own, a, min(a+exitTile, hi)})
+		}
+	}
+	return parallel(ctx, s.threads, int64(len(jobs)), 1, func(lo, hi int64) error {
+		f := newForwarder(s, t, state)
+		for _, j := range jobs[lo:hi] {
+			f.exitBlock(j)
+		}
+		return nil
+	})
+}
+
+// exitBlock folds the exits of job j's positions into their partial keys.
+func (f *forwarder) exitBlock(j exitJob) {
+	t := f.t
+	f.tile = f.tile[:0]
+	for a := j.lo; a < j.hi; a++ {
+		f.prepare(t.rows[a])
+		f.tile = append(f.tile, f.moves...)
+		f.tileEnd[a-j.lo] = len(f.tile)
+	}
+	blo, bhi := t.group(f.s.n-j.seeds, 0)
+	for lo := blo; lo < bhi; lo += forwardBatch {
+		hi := min(lo+forwardBatch, bhi)
+		keys, opp := f.keys[:hi-lo], t.opp[lo:hi]
+		from := 0
+		for a := j.lo; a < j.hi; a++ {
+			for k := range keys {
+				keys[k] = math.MinInt32
+			}
+			moves := f.tile[from:f.tileEnd[a-j.lo]]
+			from = f.tileEnd[a-j.lo]
+			for i := range moves {
+				f.foldExits(&moves[i], t, lo, keys)
+			}
+			base := t.own[a]
+			for k, key := range keys {
+				f.state[base+opp[k]] = exitsState(key)
+			}
+		}
+	}
+	f.s.prog.add(int64(j.hi-j.lo) * int64(bhi-blo))
+}
+
+// exitsState is the state that holds a position's best exit so far as its
+// key: bit 31 set, the value (as uint8) in bits 17-24 and the key's low 16
+// bits below, bit 16 (resolved) clear; 0 when it has no exit.
+func exitsState(key int32) uint32 {
+	if key == math.MinInt32 {
+		return 0
+	}
+	return 1<<31 | uint32(uint8(int8(key>>16)))<<17 | uint32(key&0xffff)
+}
+
+// exitsKey inverts exitsState: math.MinInt32 for no exit.
+func exitsKey(st uint32) int32 {
+	if st == 0 {
+		return math.MinInt32
+	}
+	return int32(int8(uint8(st>>17)))<<16 | int32(st&0xffff)
 }
