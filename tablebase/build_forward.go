@@ -41,19 +41,36 @@ import (
 // The positions of one measure are enumerated without any sort or index
 // array: a position is a pair of rows (own, opp), its measure is
 // w(own)+w(opp), and its rank splits into a part of the own row and a
-// part of the opp row (the opp part depends on the own row only through
-// its seed count, which the layer fixes once the opp row is known). So the
-// rows of at most n seeds are listed once, grouped by seeds and weight,
-// with both rank parts, and measure m is the union over own seeds s and
-// own weight w of the products (rows of s seeds and weight w) x (rows of
-// n-s seeds and weight m-w). The positions of one measure depend only on
-// larger measures and lower layers, so both threads share each measure,
-// with a barrier between measures.
+// part of the opp row (Index.ownRank and oppRank: the opp part depends on
+// the own row only through its seed count, which the layer fixes once the
+// opp row is known). So the rows of at most n seeds are listed once,
+// grouped by seeds and weight, with both rank parts, and measure m is the
+// union over own seeds s and own weight w of the products (rows of s seeds
+// and weight w) x (rows of n-s seeds and weight m-w). The positions of one
+// measure depend only on larger measures and lower layers, so both
+// threads share each measure, with a barrier between measures.
+//
+// No move list is built. A kalah move sows the mover's row the same way
+// whatever the opponent's row holds (position.Variant.SowRow); only a
+// capture looks at the opponent's row, at one pit. So each own row is
+// sown once, pit by pit, beside a run of up to forwardBatch opponent rows,
+// and each move is folded into every position of the run in one tight
+// loop whose child ranks are sums of row parts: a move that banks nothing
+// leads to (opp, own') ranked t.own[opp] + a constant, an extra move to
+// (own', opp) in layer n-1 ranked a constant + t.opp1[opp]. The loads of
+// one loop do not depend on each other, so they overlap in the memory
+// system. The best move so far is one int32 key a position (moveKey).
+//
+// The moves that bank seeds read finished layers only, so they are folded
+// first, in an exit pass of their own (forwardExits) whose order suits
+// the lower layers' caches; the measure sweep then folds in the moves
+// that stay in the layer.
 //
 // Memory: the layer's result is a propagation state array (4 bytes a
 // position, build_propagate.go's format: resolved, value, distance), which
-// encodeLayer compresses as it does a propagation's; the row tables are
-// small (C(n+Pits, Pits) rows).
+// between the two passes holds each position's best exit (exitsState);
+// encodeLayer compresses it as it does a propagation's. The row tables are
+// small (C(n+Pits, Pits) rows, twice).
 
 // forwardBytes is the forward pass's bytes a position of its layer: the
 // state (4), and while the layer is encoded the values kept for the
