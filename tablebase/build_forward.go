@@ -330,6 +330,9 @@ func newForwarder(s *layerSolver, t *rowTable, state []uint32) *forwarder {
 func (f *forwarder) block(j forwardJob) (int64, error) {
 	for a := j.ownLo; a < j.ownHi; a++ {
 		f.prepare(f.t.rows[a])
+		if len(f.moves) > 0 && !f.staysIn() && position.RowSeeds(f.t.rows[a]) < f.s.n {
+			continue // solved by the exit pass (not a game end: no row is empty)
+		}
 		for lo := j.oppLo; lo < j.oppHi; lo += forwardBatch {
 			if err := f.run(a, lo, min(lo+forwardBatch, j.oppHi)); err != nil {
 				return 0, err
@@ -371,6 +374,18 @@ func (f *forwarder) prepare(a uint64) {
 		}
 		f.moves = append(f.moves, m)
 	}
+}
+
+// staysIn reports whether one of the prepared moves can stay in the layer
+// (foldInner folds it).
+func (f *forwarder) staysIn() bool {
+	for i := range f.moves {
+		m := &f.moves[i]
+		if m.kind == moveInner || m.kind == moveCapture && m.sow.Banked == 0 && !f.s.v.CapturesFacing(0) {
+			return true
+		}
+	}
+	return false
 }
 
 // moveKey orders a position's moves so that the best has the largest key:
@@ -590,14 +605,18 @@ func (s *layerSolver) forwardExits(ctx context.Context, state []uint32) error {
 	})
 }
 
-// exitBlock folds the exits of job j's positions into their partial keys.
+// exitBlock folds the exits of job j's positions into their partial keys,
+// or their final states when they have no move that stays in the layer
+// (a quarter of kalah's layer 20), which the measure sweep then skips.
 func (f *forwarder) exitBlock(j exitJob) {
 	t := f.t
 	f.tile = f.tile[:0]
+	var final [exitTile]bool // the row's moves all leave the layer
 	for a := j.lo; a < j.hi; a++ {
 		f.prepare(t.rows[a])
 		f.tile = append(f.tile, f.moves...)
 		f.tileEnd[a-j.lo] = len(f.tile)
+		final[a-j.lo] = !f.staysIn()
 	}
 	blo, bhi := t.group(f.s.n-j.seeds, 0)
 	for lo := blo; lo < bhi; lo += forwardBatch {
@@ -614,6 +633,12 @@ func (f *forwarder) exitBlock(j exitJob) {
 				f.foldExits(&moves[i], t, lo, keys)
 			}
 			base := t.own[a]
+			if final[a-j.lo] {
+				for k, key := range keys {
+					f.state[base+opp[k]], _ = keyState(key) // an exit's distance is 1
+				}
+				continue
+			}
 			for k, key := range keys {
 				f.state[base+opp[k]] = exitsState(key)
 			}
