@@ -151,15 +151,29 @@ func (v *Variant) storeRing() int { return 2 * v.Pits }
 // Irving, Donkers and Uiterwijk play it) and nothing otherwise. The
 // mover's pit i faces the opponent's pit Pits+1-i.
 func (v *Variant) captureOpposite(rows *[2]uint64, last int) int {
-	if last >= v.Pits || Pit(rows[0], last) != 1 {
+	if !v.landsEmpty(rows[0], last) {
 		return 0
 	}
-	facing := v.Pits - 1 - last
-	if Pit(rows[1], facing) == 0 && !v.EmptyCapture {
+	facing := v.Facing(last)
+	if !v.CapturesFacing(Pit(rows[1], facing)) {
 		return 0
 	}
 	return takePit(&rows[0], last) + takePit(&rows[1], facing)
 }
+
+// landsEmpty reports whether a last seed in ring pit last fell into an
+// empty pit of the mover's row (own is the row after sowing: the pit holds
+// that seed alone), the condition for kalah's capture.
+func (v *Variant) landsEmpty(own uint64, last int) bool { return last < v.Pits && Pit(own, last) == 1 }
+
+// Facing returns the opponent's pit (0-based) that faces the mover's pit
+// (0-based): the mover's pit i faces the opponent's pit Pits+1-i, 1-based.
+func (v *Variant) Facing(pit int) int { return v.Pits - 1 - pit }
+
+// CapturesFacing reports whether kalah's capture (a last seed in an empty
+// own pit) happens when the facing pit holds facing seeds: always under
+// EmptyCapture (the seed alone is banked), else only when facing > 0.
+func (v *Variant) CapturesFacing(facing int) bool { return facing > 0 || v.EmptyCapture }
 
 // CanRepeat reports whether a position can recur in a game of v, so that
 // the repetition rule (rules.md section 0) can apply. It is false for

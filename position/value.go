@@ -26,8 +26,15 @@ func (v *Variant) StartsLayer(m Move) bool { return m.Captured > 0 || !v.CanRepe
 // itself. This is the one place that rule is written; the solver, the
 // tablebase build and every command call it.
 func (m Move) Value(p Position, next int) int {
-	if m.MovesAgain(p) {
-		return int(m.Captured) + next
+	return SownValue(int(m.Captured), m.MovesAgain(p), next)
+}
+
+// SownValue is Move.Value for a move given by its captured (or banked)
+// seeds and whether the mover moves again: captured + next after kalah's
+// extra move, captured - next when the turn passes over.
+func SownValue(captured int, again bool, next int) int {
+	if again {
+		return captured + next
 	}
-	return int(m.Captured) - next
+	return captured - next
 }

@@ -45,11 +45,17 @@ func encodeLayer(ctx context.Context, c codec, threads int, res solved, keepValu
 	if e.distBlocks, e.distStored, err = encodeBlocks(ctx, threads, st, encodeDist); err != nil {
 		return e, err
 	}
-	e.checksum, e.distChecksum, e.maxDistance = stateSums(st)
+	e.checksum, e.distChecksum, e.maxDistance = stateSums(st, threads)
 	if keepValues {
-		e.values = stateValues(st)
+		e.values = make([]int8, len(st))
+		err = parallel(ctx, threads, int64(len(st)), BlockSize, func(lo, hi int64) error {
+			for i, x := range st[lo:hi] {
+				e.values[lo+int64(i)] = stateValue(x)
+			}
+			return nil
+		})
 	}
-	return e, nil
+	return e, err
 }
 
 // stateValues returns the values of a run of final propagation states.
@@ -71,21 +77,52 @@ func stateDistances(state []uint32) []uint16 {
 }
 
 // stateSums returns the checksums of the values and distances of a final
-// state, streamed in rank order, and the longest distance.
-func stateSums(state []uint32) (values, dist uint64, longest int) {
+// state, streamed in rank order, and the longest distance. The states are
+// turned into bytes a block at a time on threads workers, block i by
+// worker i mod threads into slot i mod slots, while this goroutine hashes
+// the slots in order: a slot is written again only once it is hashed, and
+// since slots is a multiple of threads, always by the same worker, in
+// order.
+func stateSums(state []uint32, threads int) (values, dist uint64, longest int) {
+	const chunk = BlockSize
+	blocks := (len(state) + chunk - 1) / chunk
+	slots := 4 * threads
+	type slot struct {
+		vb, db       []byte
+		longest      int
+		ready, empty chan struct{}
+	}
+	ring := make([]slot, slots)
+	for i := range ring {
+		ring[i] = slot{vb: make([]byte, chunk), db: make([]byte, 2*chunk),
+			ready: make(chan struct{}, 1), empty: make(chan struct{}, 1)}
+		ring[i].empty <- struct{}{}
+	}
+	for w := range threads {
+		go func() {
+			for b := w; b < blocks; b += threads {
+				sl := &ring[b%slots]
+				<-sl.empty
+				part := state[b*chunk : min((b+1)*chunk, len(state))]
+				sl.vb, sl.db, sl.longest = sl.vb[:len(part)], sl.db[:2*len(part)], 0
+				for i, st := range part {
+					d := stateDistance(st)
+					sl.vb[i] = byte(stateValue(st))
+					binary.LittleEndian.PutUint16(sl.db[2*i:], d)
+					sl.longest = max(sl.longest, int(d))
+				}
+				sl.ready <- struct{}{}
+			}
+		}()
+	}
 	hv, hd := xxhash.New(), xxhash.New()
-	var vb [4096]byte
-	var db [2 * 4096]byte
-	for lo := 0; lo < len(state); lo += len(vb) {
-		chunk := state[lo:min(lo+len(vb), len(state))]
-		for i, st := range chunk {
-			d := stateDistance(st)
-			vb[i] = byte(stateValue(st))
-			binary.LittleEndian.PutUint16(db[2*i:], d)
-			longest = max(longest, int(d))
-		}
-		hv.Write(vb[:len(chunk)])
-		hd.Write(db[:2*len(chunk)])
+	for b := range blocks {
+		sl := &ring[b%slots]
+		<-sl.ready
+		hv.Write(sl.vb)
+		hd.Write(sl.db)
+		longest = max(longest, sl.longest)
+		sl.empty <- struct{}{}
 	}
 	return hv.Sum64(), hd.Sum64(), longest
 }

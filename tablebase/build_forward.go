@@ -1,8 +1,11 @@
 package tablebase
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -38,19 +41,36 @@ import (
 // The positions of one measure are enumerated without any sort or index
 // array: a position is a pair of rows (own, opp), its measure is
 // w(own)+w(opp), and its rank splits into a part of the own row and a
-// part of the opp row (the opp part depends on the own row only through
-// its seed count, which the layer fixes once the opp row is known). So the
-// rows of at most n seeds are listed once, grouped by seeds and weight,
-// with both rank parts, and measure m is the union over own seeds s and
-// own weight w of the products (rows of s seeds and weight w) x (rows of
-// n-s seeds and weight m-w). The positions of one measure depend only on
-// larger measures and lower layers, so both threads share each measure,
-// with a barrier between measures.
+// part of the opp row (Index.ownRank and oppRank: the opp part depends on
+// the own row only through its seed count, which the layer fixes once the
+// opp row is known). So the rows of at most n seeds are listed once,
+// grouped by seeds and weight, with both rank parts, and measure m is the
+// union over own seeds s and own weight w of the products (rows of s seeds
+// and weight w) x (rows of n-s seeds and weight m-w). The positions of one
+// measure depend only on larger measures and lower layers, so both
+// threads share each measure, with a barrier between measures.
+//
+// No move list is built. A kalah move sows the mover's row the same way
+// whatever the opponent's row holds (position.Variant.SowRow); only a
+// capture looks at the opponent's row, at one pit. So each own row is
+// sown once, pit by pit, beside a run of up to forwardBatch opponent rows,
+// and each move is folded into every position of the run in one tight
+// loop whose child ranks are sums of row parts: a move that banks nothing
+// leads to (opp, own') ranked t.own[opp] + a constant, an extra move to
+// (own', opp) in layer n-1 ranked a constant + t.opp1[opp]. The loads of
+// one loop do not depend on each other, so they overlap in the memory
+// system. The best move so far is one int32 key a position (moveKey).
+//
+// The moves that bank seeds read finished layers only, so they are folded
+// first, in an exit pass of their own (forwardExits) whose order suits
+// the lower layers' caches; the measure sweep then folds in the moves
+// that stay in the layer.
 //
 // Memory: the layer's result is a propagation state array (4 bytes a
 // position, build_propagate.go's format: resolved, value, distance), which
-// encodeLayer compresses as it does a propagation's; the row tables are
-// small (C(n+Pits, Pits) rows).
+// between the two passes holds each position's best exit (exitsState);
+// encodeLayer compresses it as it does a propagation's. The row tables are
+// small (C(n+Pits, Pits) rows, twice).
 
 // forwardBytes is the forward pass's bytes a position of its layer: the
 // state (4), and while the layer is encoded the values kept for the
@@ -77,23 +97,31 @@ func canForward(v *position.Variant) bool { return !v.CanRepeat() }
 var errForwardOrder = errors.New("forward pass: an in-layer child was not solved before its parent (the variant can repeat?)")
 
 // rowTable lists every row of pits pits holding at most n seeds, grouped
-// by seeds and weight (w above), with the two parts of the rank of a
-// position of layer n that the row contributes.
+// by seeds and weight (w above), each group in rank order, with the parts
+// of the rank of a position of layer n (and n-1) that the row contributes.
 type rowTable struct {
 	rows  []uint64 // packed rows, grouped by (seeds, weight)
-	own   []uint64 // rank part of the row as the mover's row
-	opp   []uint64 // rank part of the row as the opponent's row in layer n
+	own   []uint64 // Index.ownRank of the row
+	opp   []uint64 // Index.oppRank of the row as the opponent's row in layer n
 	opp1  []uint64 // the same in layer n-1 (0 for the rows of n seeds)
 	start [][]int  // rows of s seeds and weight w: rows[start[s][w]:start[s][w+1]]
 }
 
-// newRowTable lists the rows for layer n of ix. The rank parts come from
-// Index.Rank itself: with z a row of s seeds, Rank(a, b) = Rank(a, 0) +
-// Rank(z, b) - Rank(z, 0) for every row a of s seeds, since the opponent
-// row's terms see the own row only through its seed count (index.go).
-func newRowTable(ix *Index, n int) *rowTable {
+// newRowTable lists the rows for layer n of ix. Each group is sorted by
+// the rows' own rank, which also sorts it by their opponent rank (both are
+// the colexicographic order of the row's prefix sums, index.go), so that
+// a run of opponent rows beside one own row reads its children's states
+// in increasing rank.
+func newRowTable(ix *Index, n int) *rowTable { return newRows(ix, n, true) }
+
+// newRows is newRowTable, or with weigh false the table of the exit pass:
+// every row of s seeds in one group (s, 0), in rank order.
+func newRows(ix *Index, n int, weigh bool) *rowTable {
 	pits := ix.pits
 	maxW := (pits - 1) * n
+	if !weigh {
+		maxW = 0
+	}
 	// byGroup[s][w] collects the rows of s seeds and weight w.
 	byGroup := make([][][]uint64, n+1)
 	for s := range byGroup {
@@ -104,6 +132,9 @@ func newRowTable(ix *Index, n int) *rowTable {
 	walk = func(i, left, w int) {
 		if i == pits {
 			s := n - left
+			if !weigh {
+				w = 0
+			}
 			byGroup[s][w] = append(byGroup[s][w], position.PackRow(pit[:pits]))
 			return
 		}
@@ -118,24 +149,18 @@ func newRowTable(ix *Index, n int) *rowTable {
 		t.start[s] = make([]int, maxW+2)
 		for w := 0; w <= maxW; w++ {
 			t.start[s][w] = len(t.rows)
-			for _, r := range byGroup[s][w] {
+			group := byGroup[s][w]
+			slices.SortFunc(group, func(x, y uint64) int { return cmp.Compare(ix.ownRank(x), ix.ownRank(y)) })
+			for _, r := range group {
 				t.rows = append(t.rows, r)
-				t.own = append(t.own, ix.Rank(position.Position{Own: r}))
-				t.opp = append(t.opp, ix.oppPart(r, n-s))
-				t.opp1 = append(t.opp1, ix.oppPart(r, max(n-1-s, 0)))
+				t.own = append(t.own, ix.ownRank(r))
+				t.opp = append(t.opp, ix.oppRank(r, n-s))
+				t.opp1 = append(t.opp1, ix.oppRank(r, max(n-1-s, 0)))
 			}
 		}
 		t.start[s][maxW+1] = len(t.rows)
 	}
 	return t
-}
-
-// oppPart returns the part of Rank that row contributes as the
-// opponent's row beside an own row of own seeds: Rank(a, row) - Rank(a, 0)
-// for any such a (index.go's opponent terms see a only through its seeds).
-func (ix *Index) oppPart(row uint64, own int) uint64 {
-	z := position.Position{Own: uint64(own)} // own seeds in pit 1
-	return ix.Rank(position.Position{Own: z.Own, Opp: row}) - ix.Rank(z)
 }
 
 // group returns the indices [lo, hi) of the rows of s seeds and weight w,
@@ -177,6 +202,9 @@ func (t *rowTable) jobs(n, m int, out []forwardJob) []forwardJob {
 func (s *layerSolver) forward(ctx context.Context) ([]uint32, error) {
 	state := make([]uint32, s.size)
 	hugepage.Advise(state)
+	if err := s.forwardExits(ctx, state); err != nil {
+		return nil, err
+	}
 	t := newRowTable(s.ix, s.n)
 	var edges atomic.Int64
 	var jobs []forwardJob
@@ -213,7 +241,7 @@ func (s *layerSolver) forwardMeasure(jobs []forwardJob, t *rowTable, state []uin
 				fail.CompareAndSwap(nil, &err)
 				break
 			}
-			s.prog.add(3 * done)
+			s.prog.add(2 * done)
 		}
 		edges.Add(f.edges)
 	}
@@ -230,187 +258,409 @@ func (s *layerSolver) forwardMeasure(jobs []forwardJob, t *rowTable, state []uin
 	return nil
 }
 
-// forwardBatch is how many positions a worker gathers the children of at
-// once: the child look-ups are cache misses (the layers are far larger
-// than the caches, and children are scattered), and loads that do not
-// depend on each other, issued in one tight loop, overlap in the memory
-// system, where one position at a time would wait for each in turn.
-const forwardBatch = 256
+// forwardBatch is the most opponent rows a worker solves beside one own
+// row at a time: the best move so far of each is kept in an array that
+// stays in the first-level cache.
+const forwardBatch = 512
 
-// forwarder is one worker of the forward pass: a batch of positions, their
-// moves, and their children's ranks and results.
+// The kinds of a forwardMove, by what its child's rank needs from the
+// opponent's row b (rowSowing's fields are from the mover's row a):
+const (
+	// moveInner banks nothing: the child is (b, a') in the layer, ranked
+	// t.own[b] + k.
+	moveInner = iota
+	// moveAgain ends in the store with one seed banked and none sown
+	// beyond: the child is (a', b), the mover to move again, in layer
+	// n-1, ranked k + t.opp1[b].
+	moveAgain
+	// moveOver sows past the store into the opponent's row without a
+	// capture: the child is (b + add, a') in layer n - banked, ranked
+	// ownRank(b + add) + k.
+	moveOver
+	// moveCapture's last seed fell into an empty own pit: whether and
+	// what it captures depends on the facing pit of b (+ add).
+	moveCapture
+	// moveAgainOver ends in the store after a lap through the opponent's
+	// row: the child is (a', b + add) in layer n - banked.
+	moveAgainOver
+)
+
+// forwardMove is one move of the own row a, the same beside every
+// opponent row.
+type forwardMove struct {
+	kind    int
+	sow     position.RowSowing
+	k       uint64 // the rank part fixed by a (see the kinds)
+	inner   uint64 // moveCapture: the rank part of (b, a') when nothing is captured
+	layer   int    // the child's layer but for a capture's
+	addSeed int    // seeds sown into the opponent's row
+	oppSeed int    // seeds in the opponent's row after the sowing
+	ownSeed int    // seeds in the mover's row after the sowing
+	cleared uint64 // moveCapture: a' without the capturing seed
+	taken   int    // moveCapture: the capturing seed(s) taken from the own row
+	facing  int    // moveCapture: the opponent's pit facing it
+}
+
+// forwarder is one worker of the forward pass: the moves of one own row,
+// and the best move so far of each position of a run of opponent rows.
 type forwarder struct {
 	s     *layerSolver
 	t     *rowTable
 	state []uint32
 	mem   memLower // the lower layers when they are in memory, else nil
 	edges int64    // moves inside the layer seen so far
-	parts [16]partCache
 
-	count int                                           // positions in the batch
-	pos   [forwardBatch]position.Position               // the positions
-	at    [forwardBatch]uint32                          // their ranks
-	nm    [forwardBatch]int                             // their number of moves
-	moves [forwardBatch][position.MaxPits]position.Move // their moves
-	// The children in the layer (rank, then state) and in lower layers
-	// (layer, rank, then value), in the batch's move order.
-	inner, innerState []uint32
-	exitLayer         []int
-	exitRank          []uint32
-	exitValue         []int8
+	moves []forwardMove
+	// The exit pass's tile: the moves of its own row i are
+	// tile[tileEnd[i-1]:tileEnd[i]].
+	tile    []forwardMove
+	tileEnd [exitTile]int
+	// keys[j] is the best move so far of the position beside the run's
+	// j-th opponent row, as moveKey orders moves.
+	keys [forwardBatch]int32
 }
 
 func newForwarder(s *layerSolver, t *rowTable, state []uint32) *forwarder {
-	f := &forwarder{s: s, t: t, state: state}
+	f := &forwarder{s: s, t: t, state: state, moves: make([]forwardMove, 0, position.MaxPits)}
 	f.mem, _ = s.lower.(memLower)
-	const moves = forwardBatch * position.MaxPits
-	f.inner, f.innerState = make([]uint32, 0, moves), make([]uint32, moves)
-	f.exitLayer, f.exitRank, f.exitValue = make([]int, 0, moves), make([]uint32, 0, moves), make([]int8, moves)
 	return f
 }
 
 // block solves the positions of job j and returns how many there are.
 func (f *forwarder) block(j forwardJob) (int64, error) {
-	t := f.t
 	for a := j.ownLo; a < j.ownHi; a++ {
-		own, base := t.rows[a], t.own[a]
-		for b := j.oppLo; b < j.oppHi; b++ {
-			f.add(position.Position{Own: own, Opp: t.rows[b]}, uint32(base+t.opp[b]), b)
-			if f.count == forwardBatch {
-				if err := f.flush(); err != nil {
-					return 0, err
-				}
+		f.prepare(f.t.rows[a])
+		if len(f.moves) > 0 && !f.staysIn() && position.RowSeeds(f.t.rows[a]) < f.s.n {
+			continue // solved by the exit pass (not a game end: no row is empty)
+		}
+		for lo := j.oppLo; lo < j.oppHi; lo += forwardBatch {
+			if err := f.run(a, lo, min(lo+forwardBatch, j.oppHi)); err != nil {
+				return 0, err
 			}
 		}
 	}
-	return int64(j.ownHi-j.ownLo) * int64(j.oppHi-j.oppLo), f.flush()
+	return int64(j.ownHi-j.ownLo) * int64(j.oppHi-j.oppLo), nil
 }
 
-// add puts p, of rank r and opponent row t.rows[b], in the batch with its
-// moves and their children's ranks.
-func (f *forwarder) add(p position.Position, r uint32, b int) {
-	s, k := f.s, f.count
-	f.pos[k], f.at[k] = p, r
-	nm := s.v.Moves(p, &f.moves[k])
-	f.nm[k] = nm
-	for j := range f.moves[k][:nm] {
-		m := &f.moves[k][j]
-		rank := uint32(f.rank(p, m, b))
-		if m.Captured > 0 {
-			f.exitLayer = append(f.exitLayer, s.n-int(m.Captured))
-			f.exitRank = append(f.exitRank, rank)
-		} else {
-			f.inner = append(f.inner, rank)
+// prepare lists the moves of the own row a: each pit sown once
+// (position.Variant.SowRow), with the parts of its child's rank that do
+// not depend on the opponent's row.
+func (f *forwarder) prepare(a uint64) {
+	s, ix := f.s, f.s.ix
+	own := position.RowSeeds(a)
+	opp := s.n - own // the opponent rows' seeds
+	f.moves = f.moves[:0]
+	for o := 0; o < ix.pits; o++ {
+		if position.Pit(a, o) == 0 {
+			continue
 		}
-	}
-	f.count++
-}
-
-// rank returns the rank of m.Next, played from p whose opponent row is
-// t.rows[b]. A rank is the own row's part plus the opponent row's part
-// given the own row's seeds (rowTable). While a block sweeps the opponent
-// rows, the own row is fixed, and most children keep a row of p whole: a
-// move inside the layer leads to (p.Opp, Y), kalah's extra move to (X,
-// p.Opp), with Y and X the same for every opponent row, and a capture or
-// a lap past the store keeps the same opponent row for many of them. So
-// p.Opp's own part comes from the table, the other parts are remembered by
-// pit (partCache), and only the rest is ranked.
-func (f *forwarder) rank(p position.Position, m *position.Move, b int) uint64 {
-	s, next := f.s, m.Next
-	slot := &f.parts[m.Pit&15]
-	switch {
-	case next.Own == p.Opp:
-		x := position.RowSeeds(next.Own)
-		if slot.oppRow != next.Opp || slot.oppSeeds != x {
-			slot.oppRow, slot.oppSeeds, slot.opp = next.Opp, x, s.ix.oppPart(next.Opp, x)
-		}
-		return f.t.own[b] + slot.opp
-	case next.Opp == p.Opp && m.Captured == 1:
-		if slot.ownRow != next.Own {
-			slot.ownRow, slot.own = next.Own, s.ix.Rank(position.Position{Own: next.Own})
-		}
-		return slot.own + f.t.opp1[b]
-	}
-	return s.ix.Rank(next)
-}
-
-// partCache holds the rank parts forwarder.rank remembers for one pit: of
-// oppRow as the opponent's row beside an own row of oppSeeds seeds, and
-// of ownRow as the own row.
-type partCache struct {
-	oppRow, ownRow uint64
-	oppSeeds       int
-	opp, own       uint64
-}
-
-// flush gathers the batch's children, solves its positions and empties it.
-func (f *forwarder) flush() error {
-	inner, innerState := f.inner, f.innerState[:len(f.inner)]
-	for i, r := range inner {
-		innerState[i] = f.state[r]
-	}
-	exitValue := f.exitValue[:len(f.exitRank)]
-	if f.mem != nil {
-		for i, r := range f.exitRank {
-			exitValue[i] = f.mem[f.exitLayer[i]][r]
-		}
-	} else {
-		for i, r := range f.exitRank {
-			exitValue[i] = f.s.lower.value(f.exitLayer[i], uint64(r))
-		}
-	}
-	ii, ie := 0, 0
-	for k := range f.count {
-		st, err := f.solve(k, innerState, exitValue, &ii, &ie)
-		if err != nil {
-			return err
-		}
-		f.state[f.at[k]] = st
-	}
-	f.edges += int64(len(inner))
-	f.count, f.inner, f.exitLayer, f.exitRank = 0, f.inner[:0], f.exitLayer[:0], f.exitRank[:0]
-	return nil
-}
-
-// solve returns the final state of the batch's position k from its
-// children's gathered results (taken from *ii and *ie on): the best move's
-// value (the game end's when there is none) and the distance of doc.go,
-// the shortest of the value-keeping moves for a winner, the longest for a
-// loser, 0 for a draw or the game end.
-func (f *forwarder) solve(k int, innerState []uint32, exitValue []int8, ii, ie *int) (uint32, error) {
-	p, nm := f.pos[k], f.nm[k]
-	if nm == 0 {
-		return resolvedAt(int8(f.s.v.TerminalValue(p)), 0), nil
-	}
-	best, dist := -1<<30, 0
-	for j := range f.moves[k][:nm] {
-		m := &f.moves[k][j]
-		value, d := 0, 1
-		if m.Captured > 0 {
-			value = m.Value(p, int(exitValue[*ie]))
-			*ie++
-		} else {
-			st := innerState[*ii]
-			*ii++
-			if st&resolved == 0 {
-				return 0, errForwardOrder
-			}
-			value, d = m.Value(p, int(stateValue(st))), 1+int(stateDistance(st))
-		}
+		r := s.v.SowRow(a, o)
+		m := forwardMove{sow: r, layer: s.n - r.Banked, addSeed: position.RowSeeds(r.OppAdd)}
+		m.oppSeed, m.ownSeed = opp+m.addSeed, position.RowSeeds(r.Own)
 		switch {
-		case value > best:
-			best, dist = value, d
-		case value == best && best > 0:
-			dist = min(dist, d)
-		case value == best && best < 0:
-			dist = max(dist, d)
+		case r.Capture >= 0:
+			m.kind, m.facing = moveCapture, s.v.Facing(r.Capture)
+			m.taken = position.Pit(r.Own, r.Capture)
+			m.cleared = r.Own &^ (0xff << (8 * uint(r.Capture)))
+			m.inner = ix.oppRank(r.Own, opp+m.addSeed)
+		case r.Again && r.OppAdd == 0 && r.Banked == 1:
+			m.kind, m.k = moveAgain, ix.ownRank(r.Own)
+		case r.Again:
+			m.kind, m.k = moveAgainOver, ix.ownRank(r.Own)
+		case r.Banked == 0:
+			m.kind, m.k = moveInner, ix.oppRank(r.Own, opp)
+		default:
+			m.kind, m.k = moveOver, ix.oppRank(r.Own, opp+m.addSeed)
+		}
+		f.moves = append(f.moves, m)
+	}
+}
+
+// staysIn reports whether one of the prepared moves can stay in the layer
+// (foldInner folds it).
+func (f *forwarder) staysIn() bool {
+	for i := range f.moves {
+		m := &f.moves[i]
+		if m.kind == moveInner || m.kind == moveCapture && m.sow.Banked == 0 && !f.s.v.CapturesFacing(0) {
+			return true
 		}
 	}
-	if best == 0 {
-		dist = 0
+	return false
+}
+
+// moveKey orders a position's moves so that the best has the largest key:
+// by value, then for a win the shortest distance, for a loss the longest
+// (doc.go); for a draw the distance does not matter. It is the value in
+// the high 16 bits, and below it the distance, complemented for a win.
+func moveKey(value, dist int) int32 {
+	low := dist
+	if value > 0 {
+		low = 0xffff - dist
+	}
+	return int32(value<<16 | low)
+}
+
+// keyState returns the final state of a position whose best move has key.
+func keyState(key int32) (uint32, error) {
+	value, low := int(key>>16), int(key&0xffff)
+	dist := 0
+	switch {
+	case value > 0:
+		dist = 0xffff - low
+	case value < 0:
+		dist = low
 	}
 	if dist > MaxDistance {
 		return 0, errDistance
 	}
-	return resolvedAt(int8(best), uint16(dist)), nil
+	return resolvedAt(int8(value), uint16(dist)), nil
+}
+
+// innerKey is the key of a move to an in-layer child of state st after
+// which the turn passes over (the only kind that stays in the layer).
+func innerKey(st uint32) int32 {
+	return moveKey(position.SownValue(0, false, int(stateValue(st))), 1+int(stateDistance(st)))
+}
+
+// run solves the positions of own row t.rows[a] beside the opponent rows
+// t.rows[lo:hi]: each move folded into every position's key in turn, then
+// the states written.
+func (f *forwarder) run(a, lo, hi int) error {
+	t, keys := f.t, f.keys[:hi-lo]
+	base, opp := t.own[a], t.opp[lo:hi]
+	if len(f.moves) == 0 || t.rows[lo] == 0 {
+		// One row is empty: the game is over (in every position of the
+		// run, since the opponent rows of a run have the same seeds).
+		for j := range keys {
+			p := position.Position{Own: t.rows[a], Opp: t.rows[lo+j]}
+			f.state[base+opp[j]] = resolvedAt(int8(f.s.v.TerminalValue(p)), 0)
+		}
+		return nil
+	}
+	for j := range keys {
+		keys[j] = exitsKey(f.state[base+opp[j]])
+	}
+	for i := range f.moves {
+		if err := f.foldInner(&f.moves[i], lo, keys); err != nil {
+			return err
+		}
+	}
+	for j, key := range keys {
+		st, err := keyState(key)
+		if err != nil {
+			return err
+		}
+		f.state[base+opp[j]] = st
+	}
+	return nil
+}
+
+// foldInner folds the moves of m that stay in the layer into the keys of
+// the run's positions, whose opponent rows are t.rows[lo:lo+len(keys)]:
+// a move that banks nothing, and under the standard rule the seed left in
+// an empty pit facing an empty one.
+func (f *forwarder) foldInner(m *forwardMove, lo int, keys []int32) error {
+	t, state := f.t, f.state
+	switch {
+	case m.kind == moveInner:
+		own := t.own[lo : lo+len(keys)]
+		all := uint32(resolved)
+		for j := range keys {
+			st := state[own[j]+m.k]
+			all &= st
+			keys[j] = max(keys[j], innerKey(st))
+		}
+		f.edges += int64(len(keys))
+		if all&resolved == 0 {
+			return errForwardOrder
+		}
+	case m.kind == moveCapture && m.sow.Banked == 0 && !f.s.v.CapturesFacing(0):
+		for j := range keys {
+			if position.Pit(t.rows[lo+j], m.facing) != 0 {
+				continue // it captures: an exit
+			}
+			key, err := f.innerChild(t.own[lo+j] + m.inner)
+			if err != nil {
+				return err
+			}
+			keys[j] = max(keys[j], key)
+			f.edges++
+		}
+	}
+	return nil
+}
+
+// foldExits folds the moves of m that leave the layer into the keys of
+// the positions whose opponent rows are t.rows[lo:lo+len(keys)].
+func (f *forwarder) foldExits(m *forwardMove, t *rowTable, lo int, keys []int32) {
+	switch {
+	case m.kind == moveInner:
+		return
+	case m.kind == moveAgain && f.mem != nil:
+		lower, opp1 := f.mem[m.layer], t.opp1[lo:lo+len(keys)]
+		for j := range keys {
+			v := position.SownValue(1, true, int(lower[m.k+opp1[j]]))
+			keys[j] = max(keys[j], moveKey(v, 1))
+		}
+		return
+	case m.kind == moveOver && f.mem != nil:
+		lower, rows, ix := f.mem[m.layer], t.rows[lo:lo+len(keys)], f.s.ix
+		for j := range keys {
+			v := position.SownValue(m.sow.Banked, false, int(lower[ix.ownRank(rows[j]+m.sow.OppAdd)+m.k]))
+			keys[j] = max(keys[j], moveKey(v, 1))
+		}
+		return
+	}
+	for j := range keys {
+		if key, ok := f.exitChild(m, t, lo+j); ok {
+			keys[j] = max(keys[j], key)
+		}
+	}
+}
+
+// exitChild returns the key of move m beside opponent row t.rows[b] when
+// the move leaves the layer (ok false when it stays), any kind, the lower
+// layers in memory or not.
+func (f *forwarder) exitChild(m *forwardMove, t *rowTable, b int) (key int32, ok bool) {
+	ix, n := f.s.ix, f.s.n
+	opp := t.rows[b] + m.sow.OppAdd
+	switch m.kind {
+	case moveInner:
+		return 0, false
+	case moveAgain:
+		return f.exitKey(m.sow.Banked, true, m.layer, m.k+t.opp1[b]), true
+	case moveOver:
+		return f.exitKey(m.sow.Banked, false, m.layer, ix.ownRank(opp)+m.k), true
+	case moveAgainOver:
+		return f.exitKey(m.sow.Banked, true, m.layer, m.k+ix.oppRank(opp, m.ownSeed)), true
+	}
+	facing := position.Pit(opp, m.facing)
+	if !f.s.v.CapturesFacing(facing) {
+		if m.sow.Banked == 0 {
+			return 0, false // the seed stays: an in-layer move
+		}
+		return f.exitKey(m.sow.Banked, false, m.layer, ix.ownRank(opp)+m.inner), true
+	}
+	captured := m.sow.Banked + m.taken + facing
+	rest := opp &^ (0xff << (8 * uint(m.facing)))
+	rank := ix.ownRank(rest) + ix.oppRank(m.cleared, m.oppSeed-facing)
+	return f.exitKey(captured, false, n-captured, rank), true
+}
+
+// innerChild returns the key of a move to the in-layer child of rank r.
+func (f *forwarder) innerChild(r uint64) (int32, error) {
+	st := f.state[r]
+	if st&resolved == 0 {
+		return 0, errForwardOrder
+	}
+	return innerKey(st), nil
+}
+
+// exitKey returns the key of a move that banks captured seeds (again: the
+// mover moves again) to the child of rank r in the finished layer.
+func (f *forwarder) exitKey(captured int, again bool, layer int, r uint64) int32 {
+	var v int8
+	if f.mem != nil {
+		v = f.mem[layer][r]
+	} else {
+		v = f.s.lower.value(layer, r)
+	}
+	return moveKey(position.SownValue(captured, again, int(v)), 1)
+}
+
+// The exit pass. The moves that leave the layer read finished layers
+// only, so they need no order: the exit pass folds them first, for every
+// position, into a partial key kept in the state (exitsState), in an order
+// that reads the lower layers' values in runs rather than scattered: a
+// tile of own rows of s seeds, in rank order, beside every opponent row
+// of n-s seeds, in rank order. A move's child keeps the opponent's row,
+// sown into or captured from, as its own row, so beside one own row the
+// children of one move sweep a window of consecutive ranks, and the tile's
+// own rows, consecutive ranks themselves, write their positions' states
+// side by side. The measure sweep then starts each position from its
+// partial key and folds in only the moves that stay in the layer.
+
+// exitTile is the number of own rows an exit job takes.
+const exitTile = 32
+
+// exitJob is own rows [lo, hi) of the exit table's group (seeds, 0).
+type exitJob struct{ seeds, lo, hi int }
+
+// forwardExits is the exit pass over the layer on s.threads workers.
+func (s *layerSolver) forwardExits(ctx context.Context, state []uint32) error {
+	t := newRows(s.ix, s.n, false)
+	var jobs []exitJob
+	for own := 1; own < s.n; own++ { // a row of 0 seeds: the game is over
+		lo, hi := t.group(own, 0)
+		for a := lo; a < hi; a += exitTile {
+			jobs = append(jobs, exitJob{own, a, min(a+exitTile, hi)})
+		}
+	}
+	return parallel(ctx, s.threads, int64(len(jobs)), 1, func(lo, hi int64) error {
+		f := newForwarder(s, t, state)
+		for _, j := range jobs[lo:hi] {
+			f.exitBlock(j)
+		}
+		return nil
+	})
+}
+
+// exitBlock folds the exits of job j's positions into their partial keys,
+// or their final states when they have no move that stays in the layer
+// (a quarter of kalah's layer 20), which the measure sweep then skips.
+func (f *forwarder) exitBlock(j exitJob) {
+	t := f.t
+	f.tile = f.tile[:0]
+	var final [exitTile]bool // the row's moves all leave the layer
+	for a := j.lo; a < j.hi; a++ {
+		f.prepare(t.rows[a])
+		f.tile = append(f.tile, f.moves...)
+		f.tileEnd[a-j.lo] = len(f.tile)
+		final[a-j.lo] = !f.staysIn()
+	}
+	blo, bhi := t.group(f.s.n-j.seeds, 0)
+	for lo := blo; lo < bhi; lo += forwardBatch {
+		hi := min(lo+forwardBatch, bhi)
+		keys, opp := f.keys[:hi-lo], t.opp[lo:hi]
+		from := 0
+		for a := j.lo; a < j.hi; a++ {
+			for k := range keys {
+				keys[k] = math.MinInt32
+			}
+			moves := f.tile[from:f.tileEnd[a-j.lo]]
+			from = f.tileEnd[a-j.lo]
+			for i := range moves {
+				f.foldExits(&moves[i], t, lo, keys)
+			}
+			base := t.own[a]
+			if final[a-j.lo] {
+				for k, key := range keys {
+					f.state[base+opp[k]], _ = keyState(key) // an exit's distance is 1
+				}
+				continue
+			}
+			for k, key := range keys {
+				f.state[base+opp[k]] = exitsState(key)
+			}
+		}
+	}
+	f.s.prog.add(int64(j.hi-j.lo) * int64(bhi-blo))
+}
+
+// exitsState is the state that holds a position's best exit so far as its
+// key: bit 31 set, the value (as uint8) in bits 17-24 and the key's low 16
+// bits below, bit 16 (resolved) clear; 0 when it has no exit.
+func exitsState(key int32) uint32 {
+	if key == math.MinInt32 {
+		return 0
+	}
+	return 1<<31 | uint32(uint8(int8(key>>16)))<<17 | uint32(key&0xffff)
+}
+
+// exitsKey inverts exitsState: math.MinInt32 for no exit.
+func exitsKey(st uint32) int32 {
+	if st == 0 {
+		return math.MinInt32
+	}
+	return int32(int8(uint8(st>>17)))<<16 | int32(st&0xffff)
 }

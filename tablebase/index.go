@@ -109,6 +109,34 @@ func (ix *Index) Rank(p position.Position) uint64 {
 	return r
 }
 
+// ownRank is the part of Rank that the mover's row contributes: Rank(p) =
+// ownRank(p.Own) + oppRank(p.Opp, RowSeeds(p.Own)), the opponent's terms
+// seeing the mover's row only through its seed count. The forward pass
+// ranks a child from these parts, most of them fixed across a run of
+// positions.
+func (ix *Index) ownRank(row uint64) uint64 {
+	own := row * lsb
+	t := ix.term
+	var r uint64
+	for i := 0; i < ix.pits; i++ {
+		r += t[i*stride+int(own>>(8*uint(i))&0xff)]
+	}
+	return r
+}
+
+// oppRank is the part of Rank that the opponent's row contributes beside
+// a mover's row of ownSeeds seeds (see ownRank).
+func (ix *Index) oppRank(row uint64, ownSeeds int) uint64 {
+	opp := row * lsb
+	t := ix.term
+	base := ix.pits*stride + ownSeeds
+	var r uint64
+	for i := 0; i < ix.pits-1; i++ {
+		r += t[base+i*stride+int(opp>>(8*uint(i))&0xff)]
+	}
+	return r
+}
+
 // Unrank returns the board of layer n with number r (0 <= r < Size(n)), as
 // a position with Side 0. It inverts Rank greedily: bar i, from the last,
 // takes the largest prefix sum whose term still fits in what is left of r.

@@ -102,7 +102,7 @@ func TestRowTableCoversLayer(t *testing.T) {
 			}
 			for b, row := range tab.rows {
 				x := position.Position{Own: uint64(n - 1 - position.RowSeeds(row))}
-				if n > 0 && position.RowSeeds(row) < n && ix.Rank(x)+tab.opp1[b] != ix.Rank(position.Position{Own: x.Own, Opp: row}) {
+				if n > 0 && position.RowSeeds(row) < n && ix.ownRank(x.Own)+tab.opp1[b] != ix.Rank(position.Position{Own: x.Own, Opp: row}) {
 					t.Fatalf("pits %d layer %d: row %x: opponent part in layer %d wrong", pits, n, row, n-1)
 				}
 			}

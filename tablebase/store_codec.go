@@ -83,9 +83,14 @@ type codec struct {
 	dec *zstd.Decoder
 }
 
-// newCodec returns a codec writing zstd frames with their checksums.
+// newCodec returns a codec writing zstd frames with their checksums, at
+// zstd's default level: on kalah's layer 18 (34.6 M positions) it took 1.28
+// s where SpeedBetterCompression took 2.80 s, for 0.564 bytes a position
+// (values and distances) instead of 0.544; with the forward pass the better
+// level was a quarter of a kalah build's CPU time. Every level writes the
+// same frames, which any reader decodes.
 func newCodec() codec {
-	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEncoderLevel(zstd.SpeedBetterCompression))
+	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEncoderLevel(zstd.SpeedDefault))
 	dec, _ := zstd.NewReader(nil)
 	return codec{enc: enc, dec: dec}
 }
