@@ -62,6 +62,14 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 	if moves == 0 {
 		return w.v.TerminalValue(p), true, noHit
 	}
+	if !w.s.repeats {
+		// Every child starts a layer (kalah), so its board entry is the
+		// one it probes first: fetch them all now, while the tablebase
+		// and the ordering run, rather than one miss at a time.
+		for k := range buf[:moves] {
+			w.tt.prefetch(boardHash(buf[k].Next, w.s.salt))
+		}
+	}
 	held, tbBest, tbMove := w.heldChildren(p, seeds, &buf, moves)
 	switch {
 	case held == 0:
