@@ -88,6 +88,13 @@ func runAnalyze(ctx context.Context, in io.Reader, out, errOut io.Writer, args [
 		return err
 	}
 	defer o.Close()
+	var variants []*position.Variant
+	for _, g := range games {
+		variants = append(variants, g.Start.Variant)
+	}
+	if err := prepare(ctx, errOut, o, variants, opts.oracleFlags); err != nil {
+		return err
+	}
 	bar := newPlyBar(errOut, games)
 	for i, g := range games {
 		an, err := o.Analyze(ctx, g, oracle.AnalyzeOptions{Time: opts.time, Nodes: opts.nodes, Progress: bar.step})

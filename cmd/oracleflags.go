@@ -1,14 +1,18 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/pflag"
 
 	"github.com/mancala-solver/mancala/oracle"
+	"github.com/mancala-solver/mancala/position"
 )
 
 // oracleFlags are the search and tablebase flags of the commands that ask
@@ -22,6 +26,7 @@ type oracleFlags struct {
 	tb      string
 	noTB    bool
 	memTB   int
+	loadTB  int
 }
 
 // maxHashMiB bounds --hash: 16 GiB, within the memory of the machines this
@@ -37,6 +42,7 @@ func (o *oracleFlags) add(f *pflag.FlagSet, defaultTime time.Duration, timeHelp,
 	f.IntVar(&o.hash, "hash", 0, "transposition table size in MiB (0: sized to --time, 16..256)")
 	f.StringVar(&o.tb, "tb", "", "tablebase directory (default: the default directory, if present)")
 	f.BoolVar(&o.noTB, "no-tb", false, "use no tablebase")
+	f.IntVar(&o.loadTB, "load-tb", 0, "read layers 0..N of the tablebase on disk into memory before searching, one byte a position\n(-1: every layer; 0: none, blocks are read as probes need them)")
 	f.IntVar(&o.memTB, "mem-tb", oracle.MemTBAuto, "for endgames (at most twice N seeds), build a tablebase of N seeds in memory\nwhen none on disk holds as many (0: never; -1: the largest of at most 3 million positions)")
 }
 
@@ -53,8 +59,12 @@ func (o *oracleFlags) check() error {
 		return fmt.Errorf("--hash %d: want 1..%d MiB, or 0 for a size fitted to --time", o.hash, maxHashMiB)
 	case o.memTB < oracle.MemTBAuto:
 		return fmt.Errorf("--mem-tb %d: want -1 (automatic), 0 (never) or a seed count", o.memTB)
+	case o.loadTB < -1:
+		return fmt.Errorf("--load-tb %d: want -1 (every layer), 0 (none) or a seed count", o.loadTB)
 	case o.noTB && o.tb != "":
 		return errors.New("--tb and --no-tb: give one or the other")
+	case o.noTB && o.loadTB != 0:
+		return errors.New("--load-tb and --no-tb: give one or the other")
 	}
 	return nil
 }
@@ -66,5 +76,39 @@ func (o *oracleFlags) config() oracle.Config {
 	if hash == 0 {
 		hash = oracle.HashMiBFor(o.time)
 	}
-	return oracle.Config{TBDir: o.tb, NoTB: o.noTB, MemTBSeeds: o.memTB, Threads: o.threads, HashMiB: hash}
+	return oracle.Config{TBDir: o.tb, NoTB: o.noTB, MemTBSeeds: o.memTB, TBLoadSeeds: o.loadTB, Threads: o.threads, HashMiB: hash}
+}
+
+// prepare readies each variant before the first timed answer
+// (oracle.Oracle.Prepare): its tablebase on disk opened and, with
+// --load-tb, loaded into memory, its transposition table allocated. With
+// --load-tb a line on stderr says what was loaded and how long that and
+// the table took, time that no answer's time then includes.
+func prepare(ctx context.Context, errOut io.Writer, o *oracle.Oracle, variants []*position.Variant, flags oracleFlags) error {
+	done := map[*position.Variant]bool{}
+	for _, v := range variants {
+		if done[v] {
+			continue
+		}
+		done[v] = true
+		prep, err := o.Prepare(ctx, v)
+		if err != nil {
+			return tablebaseHint(err, v, -1, flags.tb, "")
+		}
+		if flags.loadTB != 0 {
+			fmt.Fprintf(errOut, "%s: %s; transposition table %d MiB in %.1f s\n",
+				v.Name, loadedText(prep), prep.HashMiB, prep.TableTime.Seconds())
+		}
+	}
+	return nil
+}
+
+// loadedText says which tablebase layers Prepare read into memory.
+func loadedText(prep oracle.Prepared) string {
+	l := prep.Loaded
+	if l.MaxSeeds < 0 {
+		return "no tablebase layers in memory"
+	}
+	return fmt.Sprintf("tablebase layers 0..%d in memory (%s positions, %s) read in %.1f s",
+		l.MaxSeeds, humanize.Comma(l.Positions), humanize.Bytes(uint64(l.Bytes())), prep.LoadTime.Seconds())
 }

@@ -97,6 +97,13 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 		return err
 	}
 	defer o.Close()
+	var variants []*position.Variant
+	for _, input := range inputs {
+		variants = append(variants, input.Setup.Variant)
+	}
+	if err := prepare(ctx, errOut, o, variants, opts.oracleFlags); err != nil {
+		return err
+	}
 	hinted := map[*position.Variant]bool{} // the variants whose proof note is out
 	for i, input := range inputs {
 		so := oracle.SolveOptions{AllMoves: opts.all, Lines: opts.lines, Time: opts.time, Nodes: opts.nodes, Depth: opts.depth}

@@ -43,6 +43,13 @@ type Config struct {
 	// from disk, in bytes (values and distances apart); 0 means
 	// DefaultTBCacheBytes.
 	TBCacheBytes int64
+	// TBLoadSeeds reads the values of layers 0..TBLoadSeeds of each
+	// tablebase on disk into memory when it is opened (-1: every layer;
+	// 0: none, blocks are read and cached as probes need them), one byte
+	// a position (tablebase.Prober.Load); the commands' --load-tb flag.
+	// A deep search probes all over the top layers, and with them loaded
+	// a probe is one memory read instead of a block decoded again.
+	TBLoadSeeds int
 }
 
 // DefaultTBCacheBytes is the default Config.TBCacheBytes: an eighth of
@@ -85,14 +92,17 @@ type variantState struct {
 	diskOnce sync.Once
 	disk     *tablebase.Prober // nil: none
 	diskErr  error
+	loaded   tablebase.Loaded // the disk tablebase's layers in memory (Config.TBLoadSeeds)
+	loadTime time.Duration    // how long reading them took
 
 	buildMu  sync.Mutex
 	memBuilt chan struct{} // closed when the in-memory build ends; nil until started
 	mem      *tablebase.Memory
 	memErr   error
 
-	solverMu sync.Mutex
-	solver   *solver.Solver
+	solverMu  sync.Mutex
+	solver    *solver.Solver
+	tableTime time.Duration // how long making the solver (its table) took
 }
 
 // Open returns an Oracle for cfg. Tablebases are opened and solvers made
@@ -106,6 +116,8 @@ func Open(cfg Config) (*Oracle, error) {
 		return nil, fmt.Errorf("hash %d MiB: want 0 (default) or more", cfg.HashMiB)
 	case cfg.MemTBSeeds < MemTBAuto:
 		return nil, fmt.Errorf("in-memory tablebase %d seeds: want -1 (automatic), 0 (never) or a seed count", cfg.MemTBSeeds)
+	case cfg.TBLoadSeeds < -1:
+		return nil, fmt.Errorf("tablebase layers to load %d: want -1 (all), 0 (none) or a seed count", cfg.TBLoadSeeds)
 	case cfg.NoTB && cfg.TBDir != "":
 		return nil, errors.New("a tablebase directory and no tablebase: give one or the other")
 	}
@@ -158,6 +170,14 @@ func (o *Oracle) variant(v *position.Variant) *variantState {
 // only when it cannot be opened for another reason than a missing
 // tablebase.
 func (o *Oracle) diskTablebase(vs *variantState) (*tablebase.Prober, error) {
+	return o.openDisk(o.builds, vs)
+}
+
+// openDisk is diskTablebase, with ctx bounding the load of its layers
+// into memory (Config.TBLoadSeeds) when this call opens it: cancelled,
+// the tablebase serves unloaded and ctx's error is returned.
+func (o *Oracle) openDisk(ctx context.Context, vs *variantState) (*tablebase.Prober, error) {
+	var loadErr error
 	vs.diskOnce.Do(func() {
 		if o.cfg.NoTB || o.cfg.TBDir == "" {
 			return
@@ -179,8 +199,29 @@ func (o *Oracle) diskTablebase(vs *variantState) (*tablebase.Prober, error) {
 		}
 		pr.SetCacheBytes(cache)
 		vs.disk = pr
+		vs.loaded = tablebase.Loaded{MaxSeeds: -1}
+		if o.cfg.TBLoadSeeds != 0 {
+			loadErr = o.load(ctx, vs)
+		}
 	})
-	return vs.disk, vs.diskErr
+	if vs.diskErr != nil {
+		return nil, vs.diskErr
+	}
+	return vs.disk, loadErr
+}
+
+// load reads the layers Config.TBLoadSeeds asks for of vs's tablebase on
+// disk into memory. Damage found makes the tablebase an error, as damage
+// found opening it is; cancellation leaves it serving unloaded.
+func (o *Oracle) load(ctx context.Context, vs *variantState) error {
+	start := time.Now()
+	loaded, err := vs.disk.Load(ctx, o.cfg.TBLoadSeeds, o.cfg.Threads)
+	vs.loaded, vs.loadTime = loaded, time.Since(start)
+	if err != nil && ctx.Err() == nil {
+		vs.disk.Close()
+		vs.disk, vs.diskErr = nil, err
+	}
+	return err
 }
 
 // memSeeds is the seed count of v's in-memory tablebase, 0 for none.
@@ -346,16 +387,27 @@ func (s served) probeErr(pos string) error {
 // unlock vs.solverMu.
 func (o *Oracle) lockSolver(vs *variantState, tb solver.Tablebase) (*solver.Solver, error) {
 	vs.solverMu.Lock()
-	if vs.solver == nil {
-		s, err := solver.New(solver.Options{Threads: o.cfg.Threads, HashMiB: o.cfg.HashMiB})
-		if err != nil {
-			vs.solverMu.Unlock()
-			return nil, err
-		}
-		vs.solver = s
+	if err := o.makeSolver(vs); err != nil {
+		vs.solverMu.Unlock()
+		return nil, err
 	}
 	vs.solver.SetTablebase(tb)
 	return vs.solver, nil
+}
+
+// makeSolver makes v's Solver if there is none yet, timing it (its
+// transposition table is allocated then); the caller holds vs.solverMu.
+func (o *Oracle) makeSolver(vs *variantState) error {
+	if vs.solver != nil {
+		return nil
+	}
+	start := time.Now()
+	s, err := solver.New(solver.Options{Threads: o.cfg.Threads, HashMiB: o.cfg.HashMiB})
+	if err != nil {
+		return err
+	}
+	vs.solver, vs.tableTime = s, time.Since(start)
+	return nil
 }
 
 // HashMiBFor is the transposition table size, in MiB, that a search of

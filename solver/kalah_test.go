@@ -1,10 +1,11 @@
 package solver
 
 import (
-	"github.com/mancala-solver/mancala/internal/testsize"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
+	"github.com/mancala-solver/mancala/internal/testsize"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -122,6 +123,63 @@ func TestKalahStartValues(t *testing.T) {
 		res, err := Search(t.Context(), v, v.Start(), Options{Threads: 1, HashMiB: 16})
 		if err != nil || !res.Exact || res.Value != value {
 			t.Errorf("%s: value %d exact %v (%v), want %d", name, res.Value, res.Exact, err, value)
+		}
+	}
+}
+
+// kalahTablebase holds kalah positions of at most max seeds, valued by
+// plain minimax (kalahMinimax): a tablebase written apart from the build.
+type kalahTablebase struct {
+	v    *position.Variant
+	max  int
+	mu   sync.Mutex
+	memo map[position.Position]int
+	hits int
+}
+
+func (k *kalahTablebase) MaxSeeds() int { return k.max }
+
+func (k *kalahTablebase) Probe(p position.Position) (int, bool) {
+	if p.Seeds() > k.max {
+		return 0, false
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.hits++
+	return kalahMinimax(k.v, p, k.memo), true
+}
+
+// TestKalahSearchAboveTablebase: searching kalah positions above a
+// tablebase of half the game's seeds, under both capture rules and on one
+// and two threads, gives plain minimax's value for the position and every
+// move. Most nodes then value some of their children straight from the
+// tablebase (negamax's heldChildren: the moves that bank seeds, and
+// extra moves, whose values keep their sign).
+func TestKalahSearchAboveTablebase(t *testing.T) {
+	sizes := [][2]int{{3, 3}, {4, 2}, {2, 5}}
+	if !testsize.Short() {
+		sizes = append(sizes, [2]int{3, 4}, [2]int{4, 3})
+	}
+	for _, rules := range kalahRuleSets {
+		for _, size := range sizes {
+			v := position.KalahOf(rules, size[0], size[1])
+			memo := map[position.Position]int{}
+			rng := rand.New(rand.NewPCG(17, uint64(v.ID)))
+			tb := &kalahTablebase{v: v, max: v.Total() / 2, memo: map[position.Position]int{}}
+			positions := []position.Position{v.Start()}
+			for try := 0; try < 100 && len(positions) < 6; try++ {
+				if p, ok := kalahPlayout(v, rng); ok && p.Seeds() > tb.max {
+					positions = append(positions, p)
+				}
+			}
+			for _, p := range positions {
+				for _, threads := range []int{1, 2} {
+					checkAgainst(t, kalahCase(v, p, memo), Options{Threads: threads, HashMiB: 4, Tablebase: tb})
+				}
+			}
+			if tb.hits == 0 {
+				t.Errorf("%s: the tablebase was never probed", v.Name)
+			}
 		}
 	}
 }

@@ -62,6 +62,28 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 	if moves == 0 {
 		return w.v.TerminalValue(p), true, noHit
 	}
+	if !w.s.repeats {
+		// Every child starts a layer (kalah), so its board entry is the
+		// one it probes first: fetch them all now, while the tablebase
+		// and the ordering run, rather than one miss at a time.
+		for k := range buf[:moves] {
+			w.tt.prefetch(boardHash(buf[k].Next, w.s.salt))
+		}
+	}
+	held, tbBest, tbMove := w.heldChildren(p, seeds, &buf, moves)
+	switch {
+	case held == 0:
+	case tbBest >= beta:
+		w.store(&n, result{score: tbBest, lower: true, proven: true, draft: depth, move: tbMove}, noHit)
+		return tbBest, true, noHit
+	case held == 1<<moves-1:
+		r := result{score: tbBest, upper: true, lower: tbBest > alpha, proven: true, draft: depth}
+		if r.lower {
+			r.move = tbMove
+		}
+		w.store(&n, r, noHit)
+		return tbBest, true, noHit
+	}
 	if depth <= 0 || ply >= MaxPly {
 		return w.estimate(p, &buf, moves), false, noHit
 	}
@@ -74,9 +96,12 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 	childHistory := history ^ pathHash(p, n.board)
 	var order [position.MaxPits]int8
 	w.orderMoves(p, &buf, moves, b.move, &order)
-	best, bestMove, allProven, hit := -inf, 0, true, noHit
-	a := alpha
+	best, bestMove, allProven, hit := tbBest, tbMove, true, noHit
+	a := max(alpha, tbBest)
 	for _, k := range order[:moves] {
+		if held&(1<<k) != 0 {
+			continue // valued from the tablebase above
+		}
 		m := &buf[k]
 		s, proven, h := w.child(p, m, a, beta, depth, ply, layer, childHistory)
 		if w.stopped {
@@ -99,6 +124,37 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 	}
 	w.store(&n, r, hit)
 	return best, allProven, hit
+}
+
+// heldChildren values from the tablebase the moves of p (which has seeds
+// seeds, more than the tablebase holds) whose children it holds and that
+// start a layer (so that no line before them changes their value): held
+// has bit k set for each such move buf[k], best is the best of their
+// values to p's mover (-inf when none) and move its pit+1. A probe costs
+// a rank and one read, less than a node, and a held child that reaches
+// beta cuts p off before any other child is searched, however deep the
+// search below it would have been.
+func (w *worker) heldChildren(p position.Position, seeds int, buf *[position.MaxPits]position.Move, moves int) (held uint16, best, move int) {
+	best = -inf
+	if seeds <= w.tbM {
+		return 0, best, 0 // p itself is held: known() probed it
+	}
+	for k := range buf[:moves] {
+		m := &buf[k]
+		if m.Next.Seeds() > w.tbM || !w.v.StartsLayer(*m) {
+			continue
+		}
+		t, ok := w.tb.Probe(m.Next)
+		if !ok {
+			continue
+		}
+		w.tbHits++
+		held |= 1 << k
+		if v := m.Value(p, t); v > best {
+			best, move = v, int(m.Pit)+1
+		}
+	}
+	return held, best, move
 }
 
 // child searches move m of p, a node at ply ply of layer layer whose

@@ -4,8 +4,6 @@ package solver
 
 import (
 	"runtime"
-	"syscall"
-	"unsafe"
 
 	"github.com/mancala-solver/mancala/internal/hugepage"
 )
@@ -17,16 +15,11 @@ import (
 // live before collecting, so an 8 GiB table would let the garbage of
 // tablebase reads grow to 8 GiB more. The mapping is released when owner
 // becomes unreachable; where it cannot be made, the words come from the
-// heap.
+// heap (hugepage.Map).
 func allocWords(owner *table, n int) []uint64 {
-	b, err := syscall.Mmap(-1, 0, n*8, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		return heapWords(n)
-	}
-	words := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), n)
-	hugepage.Advise(words)
+	words, release := hugepage.Map[uint64](n)
 	prefault(words)
-	runtime.AddCleanup(owner, func(b []byte) { _ = syscall.Munmap(b) }, b)
+	runtime.AddCleanup(owner, func(release func()) { release() }, release)
 	return words
 }
 

@@ -13,7 +13,8 @@ const DefaultCacheBytes = 1 << 30
 
 // Prober answers value queries for one variant from a tablebase directory.
 // It implements solver.Tablebase. It is safe for concurrent use: a probe
-// of a cached block is an index computation and an atomic load; a miss
+// of a layer loaded into memory (Load) is an index computation and one
+// read, of a cached block an index computation and an atomic load; a miss
 // reads and decodes one block (64 KiB of values) from Badger, and
 // concurrent misses of the same block may both decode it, harmlessly.
 //
@@ -30,9 +31,13 @@ type Prober struct {
 	s      *store
 	ix     *Index
 	layers []LayerInfo
-	values *blockCache[int8]   // decoded value blocks
-	dist   *blockCache[uint16] // decoded distance blocks
-	err    atomic.Pointer[error]
+	values *blockCache[int8] // decoded value blocks
+	// resident[n][rank] is the value of layer n's positions, for the
+	// layers Load read into memory (0..len-1); the others are cached.
+	resident [][]int8
+	unmap    []func()            // releases resident's memory
+	dist     *blockCache[uint16] // decoded distance blocks
+	err      atomic.Pointer[error]
 
 	warnMu   sync.Mutex
 	warnings []string
@@ -79,6 +84,9 @@ func (pr *Prober) Probe(p position.Position) (int, bool) {
 		return 0, false
 	}
 	r := pr.ix.Rank(p)
+	if n < len(pr.resident) {
+		return int(pr.resident[n][r]), true
+	}
 	blk, err := pr.values.get(n, int(r/BlockSize))
 	if err != nil {
 		pr.fail(err)
@@ -150,4 +158,8 @@ func (pr *Prober) Warnings() []string {
 
 // Close releases the layers' databases. Probes after Close are not
 // allowed.
-func (pr *Prober) Close() error { return pr.s.close() }
+func (pr *Prober) Close() error {
+	releaseAll(pr.unmap)
+	pr.resident, pr.unmap = nil, nil
+	return pr.s.close()
+}

@@ -356,13 +356,20 @@ func (s *store) loadLayer(info LayerInfo) ([]int8, error) {
 			return nil, err
 		}
 	}
+	return values, s.checkValues(info, values)
+}
+
+// checkValues returns the damage (a *DamageError whose Cause is a
+// *ChecksumError) when a layer's values do not match its checksum, else
+// nil.
+func (s *store) checkValues(info LayerInfo, values []int8) error {
 	if sum := xxhash.Sum64(int8Bytes(values)); sum != info.Checksum {
 		cause := &ChecksumError{Seeds: info.Seeds, Got: sum, Want: info.Checksum}
 		dmg := s.damage(info.Seeds, fmt.Sprintf("its values have checksum %016x, its build recorded %016x", sum, info.Checksum)).(*DamageError)
 		dmg.Cause = cause
-		return values, dmg
+		return dmg
 	}
-	return values, nil
+	return nil
 }
 
 // ChecksumError reports a layer whose values do not match the checksum

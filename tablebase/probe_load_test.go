@@ -1,0 +1,80 @@
+package tablebase
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/mancala-solver/mancala/position"
+)
+
+// TestProberLoad: a prober with layers 0..6 of a kalah tablebase to 8
+// seeds loaded into memory answers every position of layers 0..8 (the
+// loaded ones from memory, 7 and 8 through the block cache, layer 8 in two
+// blocks) with plain minimax's value, written apart from the build; and
+// Load reports the positions it holds.
+func TestProberLoad(t *testing.T) {
+	v := lookup(t, "kalah")
+	const top = 8
+	dir := build(t, v, top, MethodAuto)
+	ix := NewIndex(v.Pits)
+	for _, loadTo := range []int{6, -1} {
+		pr, err := OpenProber(dir, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := pr.Load(context.Background(), loadTo, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Loaded{MaxSeeds: top}
+		if loadTo >= 0 {
+			want.MaxSeeds = loadTo
+		}
+		for n := 0; n <= want.MaxSeeds; n++ {
+			want.Positions += ix.Size(n)
+		}
+		if got != want {
+			t.Errorf("Load(%d) = %+v, want %+v", loadTo, got, want)
+		}
+		ref := &kalahMinimax{v: v, memo: map[[2]uint64]int{}}
+		for n := 0; n <= top; n++ {
+			for r := uint64(0); r < uint64(ix.Size(n)); r++ {
+				p := ix.Unrank(n, r)
+				if value, ok := pr.Probe(p); !ok || value != ref.value(p) {
+					t.Fatalf("Load(%d): %s: probe %d (ok %v), minimax %d", loadTo, position.Format(v, p), value, ok, ref.value(p))
+				}
+			}
+		}
+		pr.Close()
+	}
+}
+
+// TestProberLoadDamaged: a layer whose stored values no longer match the
+// checksum its build recorded fails Load with a *DamageError naming it,
+// its cause a *ChecksumError, and the prober still answers through its
+// block cache.
+func TestProberLoadDamaged(t *testing.T) {
+	v := lookup(t, "kalah")
+	dir := build(t, v, 8, MethodAuto)
+	rewriteBlock(t, dir, v, 8, 1, func(blk []int8) { blk[77] = 8 - blk[77] })
+	pr, err := OpenProber(dir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	loaded, err := pr.Load(context.Background(), -1, 2)
+	var dmg *DamageError
+	var sum *ChecksumError
+	if !errors.As(err, &dmg) || dmg.Seeds != 8 || !errors.As(err, &sum) || sum.Seeds != 8 {
+		t.Fatalf("Load of a damaged layer 8: %v, want a *DamageError of layer 8 from a *ChecksumError", err)
+	}
+	if loaded.MaxSeeds != -1 || len(pr.resident) != 0 {
+		t.Errorf("a failed Load left %+v, %d layers resident", loaded, len(pr.resident))
+	}
+	p := NewIndex(v.Pits).Unrank(5, 100)
+	ref := &kalahMinimax{v: v, memo: map[[2]uint64]int{}}
+	if got, ok := pr.Probe(p); !ok || got != ref.value(p) {
+		t.Errorf("after the failed Load: %s: probe %d (ok %v), minimax %d", position.Format(v, p), got, ok, ref.value(p))
+	}
+}
