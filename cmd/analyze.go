@@ -92,7 +92,9 @@ func runAnalyze(ctx context.Context, in io.Reader, out, errOut io.Writer, args [
 	for _, g := range games {
 		variants = append(variants, g.Start.Variant)
 	}
-	if err := prepare(ctx, errOut, o, variants, opts.oracleFlags); err != nil {
+	if err := prepare(ctx, errOut, o, variants, opts.oracleFlags, func(v *position.Variant, err error) error {
+		return tablebaseHint(err, v, -1, opts.tb, "")
+	}); err != nil {
 		return err
 	}
 	bar := newPlyBar(errOut, games)

@@ -84,7 +84,7 @@ func (o *oracleFlags) config() oracle.Config {
 // --load-tb, loaded into memory, its transposition table allocated. With
 // --load-tb a line on stderr says what was loaded and how long that and
 // the table took, time that no answer's time then includes.
-func prepare(ctx context.Context, errOut io.Writer, o *oracle.Oracle, variants []*position.Variant, flags oracleFlags) error {
+func prepare(ctx context.Context, errOut io.Writer, o *oracle.Oracle, variants []*position.Variant, flags oracleFlags, hint func(*position.Variant, error) error) error {
 	done := map[*position.Variant]bool{}
 	for _, v := range variants {
 		if done[v] {
@@ -93,7 +93,7 @@ func prepare(ctx context.Context, errOut io.Writer, o *oracle.Oracle, variants [
 		done[v] = true
 		prep, err := o.Prepare(ctx, v)
 		if err != nil {
-			return tablebaseHint(err, v, -1, flags.tb, "")
+			return hint(v, err)
 		}
 		if flags.loadTB != 0 {
 			fmt.Fprintf(errOut, "%s: %s; transposition table %d MiB in %.1f s\n",

@@ -101,7 +101,15 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 	for _, input := range inputs {
 		variants = append(variants, input.Setup.Variant)
 	}
-	if err := prepare(ctx, errOut, o, variants, opts.oracleFlags); err != nil {
+	hint := func(v *position.Variant, err error) error {
+		for _, input := range inputs { // the first position of v names the search
+			if input.Setup.Variant == v {
+				return tablebaseHint(err, v, input.Setup.Position.Seeds(), opts.tb, input.Setup.String())
+			}
+		}
+		return tablebaseHint(err, v, -1, opts.tb, "")
+	}
+	if err := prepare(ctx, errOut, o, variants, opts.oracleFlags, hint); err != nil {
 		return err
 	}
 	hinted := map[*position.Variant]bool{} // the variants whose proof note is out
