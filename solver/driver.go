@@ -163,6 +163,14 @@ func (s *search) record(it iteration) {
 	}
 }
 
+// deepestDepth is the depth of the deepest completed iteration so far (1
+// before any).
+func (s *search) deepestDepth() int {
+	s.iterMu.Lock()
+	defer s.iterMu.Unlock()
+	return max(s.deepest.depth, 1)
+}
+
 // raiseLo and lowerHi tighten the proven bounds of root move i.
 func (s *search) raiseLo(i, v int) {
 	for old := s.lo[i].Load(); int32(v) > old; old = s.lo[i].Load() {

@@ -133,10 +133,15 @@ func (w *worker) valueRoot() bool {
 }
 
 // classifyMoves decides for each root move whether it reaches the proven
-// value, deepening a null-window probe on it until proven.
+// value, deepening a null-window probe on it until proven. The probes
+// start at the depth that proved the value, not at 1: the table already
+// holds the shallower iterations, and re-running them with the new window
+// cost more than they saved (Kalah(6,4) with an 18-seed tablebase, one
+// thread: 7.16 M nodes for this phase from depth 1, 3.25 M from there).
 func (w *worker) classifyMoves() {
+	first := w.s.deepestDepth()
 	for _, i := range w.order {
-		for d := 1; d <= w.s.opts.MaxDepth && !w.s.moveSettled(i); d++ {
+		for d := first; d <= w.s.opts.MaxDepth && !w.s.moveSettled(i); d++ {
 			if !w.resume() {
 				return
 			}
