@@ -420,7 +420,10 @@ func (e *Engine) oracle() (*oracle.Oracle, error) {
 	if e.or != nil {
 		return e.or, nil
 	}
-	or, err := oracle.Open(oracle.Config{TBDir: e.cfg.TBDir, NoTB: e.cfg.NoTB, MemTBSeeds: oracle.MemTBAuto,
+	// TBOptional: a directory without the current variant's layers (an
+	// oware tablebase under oware-own, which has none) serves a plain
+	// search; otherwise every go failed and answered the first legal move.
+	or, err := oracle.Open(oracle.Config{TBDir: e.cfg.TBDir, TBOptional: true, NoTB: e.cfg.NoTB, MemTBSeeds: oracle.MemTBAuto,
 		Threads: e.cfg.Threads, HashMiB: e.cfg.HashMiB})
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mancala-solver/mancala/oracle"
 	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // transcript runs a whole session: script is the GUI's side, one command a
@@ -191,6 +192,42 @@ func TestPonderHit(t *testing.T) {
 	lines := transcript(t, "oware-own", "position startpos moves A\ngo ponder nodes 2000\nponderhit\nwait\nisready\n")
 	n := len(lines)
 	if n < 2 || !regexp.MustCompile(`^bestmove [a-f]( ponder [A-F])?$`).MatchString(lines[n-2]) || lines[n-1] != "readyok" {
+		t.Errorf("got %q", lines)
+	}
+}
+
+// A game ended by the 25-seed stop gets the null move although the board
+// still has moves (South's A): samurai pondered on such a position and
+// got A back.
+func TestStopAtGameOver(t *testing.T) {
+	for _, script := range []string{"go movetime 100\n", "go ponder\nstop\n"} {
+		lines := transcript(t, "oware-own", "position fen 4-0-0-0-0-0-0-0-0-1-0-0-25-18-S\n"+script)
+		if !slices.Equal(lines, []string{"bestmove 0000"}) {
+			t.Errorf("%q: got %q", script, lines)
+		}
+	}
+}
+
+// A tablebase directory that holds another variant's layers (oware's,
+// while the engine plays oware-own, which has none) leaves the engine
+// searching: before, every go answered an error and the first legal move.
+func TestTablebaseOfAnotherVariant(t *testing.T) {
+	dir := t.TempDir()
+	oware, _ := position.Lookup("oware")
+	if _, err := tablebase.Build(context.Background(), dir, oware, tablebase.BuildOptions{MaxSeeds: 4, Threads: 1}); err != nil {
+		t.Fatal(err)
+	}
+	own, _ := position.Lookup("oware-own")
+	var out bytes.Buffer
+	e, err := New(Config{Variant: own, TBDir: dir, HashMiB: 1, Threads: 1}, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Run(context.Background(), strings.NewReader("position startpos\ngo depth 3\nwait\nquit\n")); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if strings.Contains(out.String(), "error") || last(lines, "info depth 3") == "" || !strings.HasPrefix(last(lines, "bestmove"), "bestmove ") {
 		t.Errorf("got %q", lines)
 	}
 }

@@ -359,9 +359,13 @@ func ponderMove(l *line, a oracle.Answer, best string) string {
 	return pv[1:2]
 }
 
-// fallbackMove is the first legal move: the answer when no search could
-// run.
+// fallbackMove is the first legal move, the answer when no search could
+// run, or the null move when the game is over (its end rules, the 25-seed
+// stop among them, decide: the board may still have moves).
 func fallbackMove(l *line) string {
+	if l.game.Over {
+		return NullMove
+	}
 	var buf [position.MaxPits]position.Move
 	p := l.game.Position
 	if n := l.game.Variant.Moves(p, &buf); n > 0 {
