@@ -74,7 +74,10 @@ type BuildOptions struct {
 	// LayerStart, when not nil, is called before each layer is built,
 	// with the method and memory expected for it.
 	LayerStart func(LayerPlan)
-	// LayerDone, when not nil, is called after each layer is stored.
+	// LayerDone, when not nil, is called after each layer is stored. A
+	// layer is stored while the next one is solved, so that layer's
+	// LayerStart comes first; LayerDone is called between the layers'
+	// work, never during a Progress call.
 	LayerDone func(LayerInfo)
 	// Repair drops a damaged layer and every layer above it (of this
 	// variant and rules version only) and builds them again; without it
@@ -132,26 +135,87 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	if err := b.checkBudget(len(b.lower)); err != nil {
 		return stats, err
 	}
+	// Each layer is stored while the next is solved (storePending): the
+	// store is mostly waiting on the database writer and the disk.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	b.stats, b.cancel = &stats, cancel
 	for n := len(b.lower); n <= opts.MaxSeeds; n++ {
 		if opts.LayerStart != nil {
 			opts.LayerStart(b.plan(n, b.movesPerPosition))
 		}
-		info, err := b.layer(ctx, n)
+		l, err := b.layer(ctx, n)
+		// The layer below is stored, or failed to be, even when this one
+		// failed or was interrupted: it counts as built.
+		if perr := b.finishStore(); perr != nil {
+			return stats, perr
+		}
 		if err != nil {
 			return stats, err
 		}
-		if opts.LayerDone != nil {
-			opts.LayerDone(info)
-		}
-		stats.Layers = append(stats.Layers, info)
-		b.storedBytes += info.StoredBytes + info.DistanceBytes
-		b.movesPerPosition = float64(info.InnerMoves) / float64(info.Positions)
-		stats.Positions += info.Positions
-		stats.MaxSeeds = n
+		b.movesPerPosition = float64(l.info.InnerMoves) / float64(l.info.Positions)
+		b.startStore(l)
+	}
+	if err := b.finishStore(); err != nil {
+		return stats, err
 	}
 	stats.Seconds = time.Since(began).Seconds()
 	stats.StoredBytes = b.storedBytes
 	return stats, nil
+}
+
+// solvedLayer is a layer solved and encoded, ready to store.
+type solvedLayer struct {
+	info               LayerInfo
+	blocks, distBlocks [][]byte
+}
+
+// storing is a layer being stored in the background: its put's error
+// arrives on done.
+type storing struct {
+	info LayerInfo
+	done chan error
+}
+
+// startStore stores l in the background: the Badger writer's process and
+// the disk's syncs take a tenth of a second and more a layer, in which the
+// build's own threads would wait. A failure cancels the build's context,
+// so that the layer being solved stops; finishStore reports the failure.
+// There is one such layer at a time, the one below the layer being solved.
+func (b *builder) startStore(l solvedLayer) {
+	st := &storing{info: l.info, done: make(chan error, 1)}
+	go func() {
+		err := b.s.putLayer(l.info, l.blocks, l.distBlocks)
+		if err != nil {
+			err = fmt.Errorf("layer %d: storing: %w", l.info.Seeds, err)
+			b.cancel()
+		}
+		st.done <- err
+	}()
+	b.storing = st
+}
+
+// finishStore waits for the layer being stored, if any, and records it
+// as built (LayerDone, the build's statistics), or returns its error (and
+// returns that error again when called after it).
+func (b *builder) finishStore() error {
+	st := b.storing
+	if st == nil {
+		return b.storeErr
+	}
+	b.storing = nil
+	if b.storeErr = <-st.done; b.storeErr != nil {
+		return b.storeErr
+	}
+	info := st.info
+	if b.opts.LayerDone != nil {
+		b.opts.LayerDone(info)
+	}
+	b.stats.Layers = append(b.stats.Layers, info)
+	b.storedBytes += info.StoredBytes + info.DistanceBytes
+	b.stats.Positions += info.Positions
+	b.stats.MaxSeeds = info.Seeds
+	return nil
 }
 
 func withDefaults(opts BuildOptions) BuildOptions {
@@ -175,6 +239,13 @@ type builder struct {
 	lowerDropped bool
 	dists        [][]uint16 // their distances, kept only by BuildMemory
 	edges        int64      // moves inside the layer just solved
+	// storing is the layer being stored while the next is solved (nil:
+	// none); stats and cancel are the run's, to record it and to stop the
+	// run when storing fails.
+	storing  *storing
+	storeErr error // storing's failure, once known
+	stats    *BuildStats
+	cancel   context.CancelFunc
 
 	movesPerPosition float64 // of the last layer built, to plan the next
 	storedBytes      int64   // compressed bytes of the layers 0..done
@@ -220,23 +291,23 @@ func (b *builder) resume() (int, error) {
 	return len(before) - len(after), err
 }
 
-// layer solves, stores and keeps layer n.
-func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
+// layer solves and keeps layer n, and returns it to store.
+func (b *builder) layer(ctx context.Context, n int) (solvedLayer, error) {
 	began := time.Now()
 	size := b.ix.Size(n)
 	if size >= 1<<32 {
-		return LayerInfo{}, fmt.Errorf("layer %d: %d positions, more than this builder indexes (2^32)", n, size)
+		return solvedLayer{}, fmt.Errorf("layer %d: %d positions, more than this builder indexes (2^32)", n, size)
 	}
 	defer b.boundHeap(b.plan(n, b.movesPerPosition).MemBytes)()
 	res, err := b.solve(ctx, n, size)
 	if err != nil {
-		return LayerInfo{}, fmt.Errorf("layer %d: %w", n, err)
+		return solvedLayer{}, fmt.Errorf("layer %d: %w", n, err)
 	}
 	enc, err := encodeLayer(ctx, b.s.codec, b.opts.Threads, res, !b.lowerDropped)
 	method, rounds := res.method, res.rounds
 	res = solved{} // the state is dead now: let the collector have it
 	if err != nil {
-		return LayerInfo{}, fmt.Errorf("layer %d: %w", n, err)
+		return solvedLayer{}, fmt.Errorf("layer %d: %w", n, err)
 	}
 	blocks, distBlocks, values := enc.blocks, enc.distBlocks, enc.values
 	info := LayerInfo{
@@ -248,15 +319,12 @@ func (b *builder) layer(ctx context.Context, n int) (LayerInfo, error) {
 		DistanceChecksum: enc.distChecksum, DistanceBytes: enc.distStored, MaxDistance: enc.maxDistance,
 		Rounds: rounds,
 	}
-	if err := b.s.putLayer(info, blocks, distBlocks); err != nil {
-		return LayerInfo{}, fmt.Errorf("layer %d: storing: %w", n, err)
-	}
 	if b.lowerDropped {
 		values = nil // the layers above read it from disk
 	}
 	b.lower = append(b.lower, values)
 	debug.FreeOSMemory() // return the layer's scratch arrays before the next, larger one
-	return info, nil
+	return solvedLayer{info: info, blocks: blocks, distBlocks: distBlocks}, nil
 }
 
 // solve computes layer n's values and distances, choosing the method by
@@ -272,6 +340,13 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 		_, held, onDisk = b.unsowMemory(n)
 	} else if b.useForward(n) {
 		_, held, onDisk = b.forwardMemory(n)
+	}
+	if onDisk {
+		// The layers below are read from the store: the last must be
+		// in it.
+		if err := b.finishStore(); err != nil {
+			return solved{}, err
+		}
 	}
 	lower, disk, err := b.lowerSource(n, held, onDisk)
 	if err != nil {

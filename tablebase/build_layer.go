@@ -87,6 +87,39 @@ func parallel(ctx context.Context, threads int, n, chunk int64, fn func(lo, hi i
 	return g.Wait()
 }
 
+// parallelGuided is parallel with chunks that shrink as the work runs
+// out: a worker takes a 1/(4*threads) share of what is left, at least
+// minChunk and at most maxChunk positions. A frontier is expanded by
+// every thread and then waited for, thousands of times a layer, and in
+// chunks of a fixed size the last one left the other cores idle for up
+// to a chunk's time at each of those barriers; here the last chunks are
+// small, so the workers end close together.
+func parallelGuided(ctx context.Context, threads int, n, minChunk, maxChunk int64, fn func(lo, hi int64) error) error {
+	var next atomic.Int64
+	g, ctx := errgroup.WithContext(ctx)
+	for w := 0; w < threads; w++ {
+		g.Go(func() error {
+			for {
+				lo := next.Load()
+				if lo >= n {
+					return nil
+				}
+				hi := min(n, lo+min(maxChunk, max(minChunk, (n-lo)/int64(4*threads))))
+				if !next.CompareAndSwap(lo, hi) {
+					continue
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if err := fn(lo, hi); err != nil {
+					return err
+				}
+			}
+		})
+	}
+	return g.Wait()
+}
+
 // exitValue returns the value to the mover of a move that captures (or
 // banks) seeds, from p: m.Value of the child's value in its (lower,
 // finished) layer.

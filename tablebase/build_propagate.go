@@ -40,7 +40,7 @@ func resolvedAt(v int8, dist uint16) uint32 {
 	return resolved | uint32(uint8(v))<<valueShift | uint32(dist)<<distanceShift
 }
 
-// frontierChunk is how many resolved positions a worker expands at a time.
+// frontierChunk is the most resolved positions a worker expands at a time.
 const frontierChunk = 1 << 12
 
 // propagate resolves the layer on its predecessor graph (or, when g is
@@ -109,13 +109,12 @@ func (s *layerSolver) threshold(ctx context.Context, k int8, g *graph, state []u
 		if level >= MaxDistance {
 			return errDistance
 		}
-		var next frontier
 		s.rounds++
-		next, err = s.expand(ctx, k, g, state, now, uint16(level+1))
-		if level == 0 {
-			next, later = next.join(later), frontier{}
-		}
-		now = next
+		// Level 1 is the captures and the expansion of level 0: the
+		// expansion is added to the captures, rather than the captures,
+		// often millions, copied after it while the other cores wait.
+		now, err = s.expand(ctx, k, g, state, now, uint16(level+1), later)
+		later = frontier{}
 	}
 	return err
 }
@@ -220,19 +219,20 @@ func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32) (ends, cap
 func hasZeroByte(w uint64) bool { return (w-lsb)&^w&(lsb<<7) != 0 }
 
 // expand resolves the predecessors of the frontier's positions at
-// threshold k, at distance dist, and returns those newly resolved. A
+// threshold k, at distance dist, and returns those newly resolved added
+// to into (whose slices it may extend in place). A
 // move that keeps the mover (graph.keepsMover) hands the predecessor its
 // child's result as its own: a won child wins it at once, a lost one is
 // one more move known to lose.
-func (s *layerSolver) expand(ctx context.Context, k int8, g *graph, state []uint32, now frontier, dist uint16) (frontier, error) {
+func (s *layerSolver) expand(ctx context.Context, k int8, g *graph, state []uint32, now frontier, dist uint16, into frontier) (frontier, error) {
 	var mu sync.Mutex
-	var next frontier
+	next := into
 	resolve := resolveFrom
 	if s.threads == 1 {
 		resolve = resolveAlone
 	}
 	size := now.len()
-	err := parallel(ctx, s.threads, int64(size), expandChunk(size, s.threads), func(lo, hi int64) error {
+	err := parallelGuided(ctx, s.threads, int64(size), expandMinChunk, frontierChunk, func(lo, hi int64) error {
 		var local frontier
 		preds := s.newPredLister(g)
 		var batch resolveBatch
@@ -256,13 +256,10 @@ func (s *layerSolver) expand(ctx context.Context, k int8, g *graph, state []uint
 	return next, err
 }
 
-// expandChunk is how many frontier positions a worker expands at a time:
-// frontierChunk, or less for a small frontier so that every thread gets
-// a share of it. A threshold's last levels hold a few hundred positions,
-// and in one chunk they left the other core idle.
-func expandChunk(frontier, threads int) int64 {
-	return int64(max(64, min(frontierChunk, frontier/(4*threads))))
-}
+// expandMinChunk is the fewest frontier positions a worker expands at a
+// time (parallelGuided): some tens of microseconds of work, against the
+// few microseconds of taking a chunk.
+const expandMinChunk = 64
 
 // resolveBatchSize is how many predecessor updates a worker gathers before
 // it applies them: enough to keep many cache misses in flight, few enough

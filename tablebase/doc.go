@@ -175,7 +175,10 @@
 // program run again (store_badger.go): Badger writes through shared
 // memory maps from its own goroutines, so a disk that fills under them
 // is a SIGBUS that no goroutine of the build could recover, and in a
-// child it ends only the child, which the build reports as a full disk. A complete layer is thus a cleanly closed database that is
+// child it ends only the child, which the build reports as a full disk.
+// Layer n is written while layer n+1 is solved (the writer and the disk's
+// syncs would otherwise leave the build's threads idle), and layer n+1 is
+// written only after n is complete. A complete layer is thus a cleanly closed database that is
 // never opened for writing again, and a layer exists only once complete:
 // a build killed at any point (kill -9, power) resumes from its last
 // complete layer, deleting the staging directory it left. Rules versions

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -330,11 +331,18 @@ func TestKillResume(t *testing.T) {
 }
 
 // childBuild is the process TestKillResume kills: it builds awari and,
-// half-way through layer 9, says so and waits for the signal.
+// half-way through layer 9, once layer 8 is complete (it is stored while
+// layer 9 is solved), says so and waits for the signal.
 func childBuild(dir string) {
 	v, _ := position.Lookup("awari")
 	Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 10, Progress: func(layer int, done, total int64) {
 		if layer == 9 && done > total/2 {
+			layer8 := filepath.Join(variantDir(dir, v), layerName(8))
+			for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+				if _, err := os.Stat(layer8); err == nil {
+					break
+				}
+			}
 			fmt.Println("mid-layer 9")
 			select {}
 		}
