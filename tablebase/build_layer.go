@@ -64,31 +64,16 @@ func (s *layerSolver) forChunks(ctx context.Context, fn func(lo, hi int64) error
 }
 
 // parallel runs fn over [0, n) in chunks of chunk on threads workers,
-// stopping at the first error or when ctx is cancelled.
+// stopping at the first error or when ctx is cancelled: parallelGuided
+// with chunks of one size, so every chunk but the last starts at a
+// multiple of chunk (the encoder's blocks rely on it).
 func parallel(ctx context.Context, threads int, n, chunk int64, fn func(lo, hi int64) error) error {
-	var next atomic.Int64
-	g, ctx := errgroup.WithContext(ctx)
-	for w := 0; w < threads; w++ {
-		g.Go(func() error {
-			for {
-				lo := next.Add(chunk) - chunk
-				if lo >= n {
-					return nil
-				}
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				if err := fn(lo, min(lo+chunk, n)); err != nil {
-					return err
-				}
-			}
-		})
-	}
-	return g.Wait()
+	return parallelGuided(ctx, threads, n, chunk, chunk, fn)
 }
 
-// parallelGuided is parallel with chunks that shrink as the work runs
-// out: a worker takes a 1/(4*threads) share of what is left, at least
+// parallelGuided runs fn over [0, n) on threads workers, stopping at the
+// first error or when ctx is cancelled, in chunks that shrink as the work
+// runs out: a worker takes a 1/(4*threads) share of what is left, at least
 // minChunk and at most maxChunk positions. A frontier is expanded by
 // every thread and then waited for, thousands of times a layer, and in
 // chunks of a fixed size the last one left the other cores idle for up

@@ -338,10 +338,11 @@ func childBuild(dir string) {
 	Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 10, Progress: func(layer int, done, total int64) {
 		if layer == 9 && done > total/2 {
 			layer8 := filepath.Join(variantDir(dir, v), layerName(8))
-			for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			for { // the parent's own timeout bounds this wait
 				if _, err := os.Stat(layer8); err == nil {
 					break
 				}
+				time.Sleep(5 * time.Millisecond)
 			}
 			fmt.Println("mid-layer 9")
 			select {}
