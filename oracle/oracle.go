@@ -50,6 +50,12 @@ type Config struct {
 	// A deep search probes all over the top layers, and with them loaded
 	// a probe is one memory read instead of a block decoded again.
 	TBLoadSeeds int
+	// Play makes every search one for playing a move (solver.Options.Play),
+	// as the engine's are; and a variant whose repetitions are not worth
+	// 0 (oware-own), which has no tablebase of its own, takes its neutral
+	// twin's tablebase on disk (oware's, position.Variant.NeutralTwin) as
+	// estimates (solver.Options.EstimateTablebase), never as values.
+	Play bool
 }
 
 // DefaultTBCacheBytes is the default Config.TBCacheBytes: an eighth of
@@ -402,12 +408,32 @@ func (o *Oracle) makeSolver(vs *variantState) error {
 		return nil
 	}
 	start := time.Now()
-	s, err := solver.New(solver.Options{Threads: o.cfg.Threads, HashMiB: o.cfg.HashMiB})
+	opts := solver.Options{Threads: o.cfg.Threads, HashMiB: o.cfg.HashMiB, Play: o.cfg.Play}
+	if etb := o.estimateTablebase(vs.v); etb != nil {
+		opts.EstimateTablebase = etb
+	}
+	s, err := solver.New(opts)
 	if err != nil {
 		return err
 	}
 	vs.solver, vs.tableTime = s, time.Since(start)
 	return nil
+}
+
+// estimateTablebase is the tablebase on disk of v's neutral twin when v's
+// repetitions are not worth 0 and the searches are for play
+// (Config.Play), else nil; a twin without one, or whose one cannot be
+// opened, leaves the search without it.
+func (o *Oracle) estimateTablebase(v *position.Variant) *tablebase.Prober {
+	twin := v.NeutralTwin()
+	if !o.cfg.Play || twin == nil || twin == v {
+		return nil
+	}
+	pr, err := o.diskTablebase(o.variant(twin))
+	if err != nil {
+		return nil
+	}
+	return pr
 }
 
 // HashMiBFor is the transposition table size, in MiB, that a search of

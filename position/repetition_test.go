@@ -50,3 +50,24 @@ func TestRepetitionValue(t *testing.T) {
 		t.Error("oware-own shares oware's tablebase key")
 	}
 }
+
+// oware-own's neutral twin is oware (every rule equal but the repetition
+// rule); a game whose repetitions go to nobody is its own twin.
+func TestNeutralTwin(t *testing.T) {
+	own, err := Lookup("oware-own")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := own.NeutralTwin(); got == nil || got.Name != "oware" {
+		t.Errorf("oware-own's twin: %v, want oware", got)
+	}
+	for _, v := range Variants() {
+		if got := v.NeutralTwin(); got != v {
+			t.Errorf("%s's twin: %v, want itself", v.Name, got)
+		}
+	}
+	k, _ := Lookup("kalah-std-4x3")
+	if got := k.NeutralTwin(); got != k {
+		t.Errorf("kalah-std-4x3's twin: %v", got)
+	}
+}

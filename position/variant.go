@@ -239,6 +239,43 @@ var ruleVariants = []*Variant{
 		Feed: FeedAlways, Pass: PassNever, End: EndOwnRows, Repetition: RepetitionOwnRows, StopAt: 25},
 }
 
+// NeutralTwin is the game with v's rules except that a repetition gives
+// the board to nobody (RepetitionNobody): oware for oware-own, v itself
+// when v is such a game, nil when no listed game is. A tablebase holds
+// values only under that rule (retrograde analysis values endless play at
+// 0), so the twin's tablebase is what a search of v may use as an
+// estimate, never as a proof.
+func (v *Variant) NeutralTwin() *Variant {
+	if v.Repetition == RepetitionNobody {
+		return v
+	}
+	for _, w := range variants {
+		if w.Repetition == RepetitionNobody && w.rules() == v.rules() {
+			return w
+		}
+	}
+	return nil
+}
+
+// variantRules are a Variant's rule fields but its name, ID and
+// repetition rule, comparable with ==.
+type variantRules struct {
+	pits, startSeeds, minSow     int
+	sow                          SowRule
+	capture                      CaptureRule
+	grandSlam                    GrandSlamRule
+	feed                         FeedRule
+	pass                         PassRule
+	end                          EndRule
+	oneEach, emptyRow, emptyCapt bool
+	stopAt                       int
+}
+
+func (v *Variant) rules() variantRules {
+	return variantRules{v.Pits, v.StartSeeds, v.MinSow, v.Sow, v.Capture, v.GrandSlam, v.Feed, v.Pass, v.End,
+		v.OneEachEnds, v.EmptyRowEnds, v.EmptyCapture, v.StopAt}
+}
+
 func init() {
 	for _, v := range append(variants, ruleVariants...) {
 		v.prepare()

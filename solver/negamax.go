@@ -51,6 +51,17 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 	case -seeds >= beta:
 		return -seeds, true, noHit
 	}
+	if seeds <= w.s.etbMax {
+		if v, ok := w.s.etb.Probe(p); ok {
+			w.tbHits++
+			return v, false, noHit // the neutral twin's value: an estimate
+		}
+	}
+	if depth <= 0 && w.s.opts.Play && seeds > w.tbM {
+		// Beyond the tablebase (whose values need the line's pull toward
+		// 0 of known below).
+		return w.horizon(p)
+	}
 	n := node{ply: ply, layer: layer, board: boardHash(p, w.s.salt)}
 	n.lineKey = keyFor(p, n.board, false, history)
 	b := w.known(p, seeds, depth, &n)
@@ -124,6 +135,19 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 	}
 	w.store(&n, r, hit)
 	return best, allProven, hit
+}
+
+// horizon is the value negamax gives p at the horizon of a search for
+// play (Options.Play), where the tablebase does not hold p: the terminal
+// value (proven) when p has no moves, else the estimate, without the
+// table.
+func (w *worker) horizon(p position.Position) (int, bool, int) {
+	var buf [position.MaxPits]position.Move
+	moves := w.v.Moves(p, &buf)
+	if moves == 0 {
+		return w.v.TerminalValue(p), true, noHit
+	}
+	return w.estimate(p, &buf, moves), false, noHit
 }
 
 // heldChildren values from the tablebase the moves of p (which has seeds
@@ -215,6 +239,9 @@ type bounds struct {
 // would never be replaced by proof.
 func (w *worker) known(p position.Position, seeds, depth int, n *node) bounds {
 	b := bounds{lo: -inf, hi: inf, loHit: noHit, hiHit: noHit, elo: -inf, ehi: inf}
+	if w.s.opts.Play && depth <= playNoTable && seeds > w.tbM {
+		return b
+	}
 	free := n.historyFree()
 	if seeds <= w.tbM {
 		if v, ok := w.tb.Probe(p); ok {
@@ -234,7 +261,7 @@ func (w *worker) known(p position.Position, seeds, depth int, n *node) bounds {
 		if e.hiProven {
 			b.freeUpper(e.hi, free, w.s.neutral, n.layer)
 		}
-		if free {
+		if free || w.s.opts.Play {
 			b.estimates(e, depth)
 		}
 	}
@@ -348,6 +375,9 @@ func (b *bounds) cut(alpha, beta int) (score int, proven bool, hit int, ok bool)
 // so does a positive lower or a negative upper bound that rests on the
 // line.
 func (w *worker) store(n *node, r result, hit int) {
+	if w.s.opts.Play && r.draft <= playNoTable {
+		return
+	}
 	if n.historyFree() {
 		w.tt.store(n.board, n.board, r)
 		return
@@ -357,6 +387,9 @@ func (w *worker) store(n *node, r result, hit int) {
 	line.line, line.onLine = true, onLine
 	w.tt.store(n.board, n.lineKey, line)
 	if !r.proven {
+		if w.s.opts.Play {
+			w.tt.store(n.board, n.board, r)
+		}
 		return
 	}
 	free := r
@@ -474,3 +507,11 @@ func (w *worker) transpositionCutoff(p position.Position, buf *[position.MaxPits
 	}
 	return 0, false, false
 }
+
+// playNoTable is the deepest remaining depth at which a search for play
+// (Options.Play) neither probes nor fills the table, as game-playing
+// searches skip it near the horizon: the entries there save little, and
+// their cache misses were a third of a node's time. On 20 oware-own
+// midgame positions searched to 14 plies (zz), skipping depths 0..2 kept
+// the node count (-0.2%) and cut the CPU time by 30%.
+var playNoTable = 2

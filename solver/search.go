@@ -37,6 +37,24 @@ type Options struct {
 	// EstimateAuto. It changes estimates and search order, never a
 	// proven value.
 	Estimate Estimate
+	// Play tunes the search for playing a move rather than proving a
+	// value (mancala engine), as game-playing programs search: estimates
+	// cross lines (a node with earlier positions of its layer before it
+	// also takes the estimates of its board entry and leaves its own
+	// there, so that transpositions within a layer share more than proven
+	// bounds and moves; doc.go, "Repetitions and the transposition
+	// table"), and a node at the horizon is estimated without probing or
+	// filling the table, which saves a cache miss on most nodes. It never
+	// changes a proven value; proofs may take longer.
+	Play bool
+	// EstimateTablebase, with Play, serves a variant whose repetitions
+	// are not worth 0 (oware-own), which no tablebase holds: it is a
+	// tablebase of the variant's position.Variant.NeutralTwin (oware), and
+	// a position it holds is estimated by its value there, with no search
+	// below it and never as proven. The two games differ only where a
+	// position repeats, so the value is a close estimate (README, "The
+	// horizon estimate"). Ignored for other variants and without Play.
+	EstimateTablebase Tablebase
 }
 
 const (

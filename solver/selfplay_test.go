@@ -21,6 +21,8 @@ const SelfPlayEnv = "MANCALA_SELFPLAY"
 // the colours swapped, at a fixed node budget per move (so that the load
 // on the machine does not bias it), one thread, no tablebase. It reports
 // the tuned side's wins, draws and losses (by the game's final scores).
+// MANCALA_SELFPLAY_PLAY=1 gives the tuned side Options.Play
+// (with MANCALA_SELFPLAY_BASE=tuned: sharing against not sharing).
 //
 //	MANCALA_SELFPLAY=20000 go test ./solver -run TestSelfPlay -v -timeout 2h
 func TestSelfPlay(t *testing.T) {
@@ -116,7 +118,8 @@ func playMatchGame(t *testing.T, v *position.Variant, opening []int, tunedSide i
 		if side != tunedSide {
 			budget = uint64(float64(nodes) * rowsFactor(t))
 		}
-		s, err := New(Options{Threads: 1, HashMiB: 16, Estimate: e, MaxNodes: budget})
+		share := side == tunedSide && os.Getenv("MANCALA_SELFPLAY_PLAY") == "1"
+		s, err := New(Options{Threads: 1, HashMiB: 16, Estimate: e, MaxNodes: budget, Play: share})
 		if err != nil {
 			t.Error(err)
 			return 0

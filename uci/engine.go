@@ -423,14 +423,24 @@ func (e *Engine) oracle() (*oracle.Oracle, error) {
 	// TBOptional: a directory without the current variant's layers (an
 	// oware tablebase under oware-own, which has none) serves a plain
 	// search; otherwise every go failed and answered the first legal move.
-	or, err := oracle.Open(oracle.Config{TBDir: e.cfg.TBDir, TBOptional: true, NoTB: e.cfg.NoTB, MemTBSeeds: oracle.MemTBAuto,
-		Threads: e.cfg.Threads, HashMiB: e.cfg.HashMiB})
+	// Play: searches for play, and oware-own takes oware's tablebase as
+	// estimates (oracle.Config.Play). TBLoadSeeds: the layers a move's
+	// search probes most are read into memory when the tablebase opens
+	// (at isready), not decoded block by block inside a timed search: on
+	// first use that took a whole 0.5 s move to depth 3.
+	or, err := oracle.Open(oracle.Config{TBDir: e.cfg.TBDir, TBOptional: true, Play: true, NoTB: e.cfg.NoTB,
+		MemTBSeeds: oracle.MemTBAuto, TBLoadSeeds: engineLoadSeeds, Threads: e.cfg.Threads, HashMiB: e.cfg.HashMiB})
 	if err != nil {
 		return nil, err
 	}
 	e.or = or
 	return or, nil
 }
+
+// engineLoadSeeds is the deepest tablebase layer the engine reads into
+// memory when it opens the tablebase: 20 seeds is 225 M oware positions,
+// one byte each.
+const engineLoadSeeds = 20
 
 // output writes whole lines to the GUI, one writer at a time.
 type output struct {
