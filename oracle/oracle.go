@@ -409,7 +409,7 @@ func (o *Oracle) makeSolver(vs *variantState) error {
 	}
 	start := time.Now()
 	opts := solver.Options{Threads: o.cfg.Threads, HashMiB: o.cfg.HashMiB, Play: o.cfg.Play}
-	if etb := o.estimateTablebase(vs.v); etb != nil {
+	if etb := o.estimateTablebase(vs.v); etb != nil { // a nil *Prober would be a non-nil interface
 		opts.EstimateTablebase = etb
 	}
 	s, err := solver.New(opts)

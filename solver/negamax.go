@@ -57,11 +57,6 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 			return v, false, noHit // the neutral twin's value: an estimate
 		}
 	}
-	if depth <= 0 && w.s.opts.Play && seeds > w.tbM {
-		// Beyond the tablebase (whose values need the line's pull toward
-		// 0 of known below).
-		return w.horizon(p)
-	}
 	n := node{ply: ply, layer: layer, board: boardHash(p, w.s.salt)}
 	n.lineKey = keyFor(p, n.board, false, history)
 	b := w.known(p, seeds, depth, &n)
@@ -135,19 +130,6 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 	}
 	w.store(&n, r, hit)
 	return best, allProven, hit
-}
-
-// horizon is the value negamax gives p at the horizon of a search for
-// play (Options.Play), where the tablebase does not hold p: the terminal
-// value (proven) when p has no moves, else the estimate, without the
-// table.
-func (w *worker) horizon(p position.Position) (int, bool, int) {
-	var buf [position.MaxPits]position.Move
-	moves := w.v.Moves(p, &buf)
-	if moves == 0 {
-		return w.v.TerminalValue(p), true, noHit
-	}
-	return w.estimate(p, &buf, moves), false, noHit
 }
 
 // heldChildren values from the tablebase the moves of p (which has seeds
@@ -239,8 +221,8 @@ type bounds struct {
 // would never be replaced by proof.
 func (w *worker) known(p position.Position, seeds, depth int, n *node) bounds {
 	b := bounds{lo: -inf, hi: inf, loHit: noHit, hiHit: noHit, elo: -inf, ehi: inf}
-	if w.s.opts.Play && depth <= playNoTable && seeds > w.tbM {
-		return b
+	if w.tableless(depth) && seeds > w.tbM {
+		return b // the tablebase's values still count, pulled toward 0 below
 	}
 	free := n.historyFree()
 	if seeds <= w.tbM {
@@ -375,7 +357,7 @@ func (b *bounds) cut(alpha, beta int) (score int, proven bool, hit int, ok bool)
 // so does a positive lower or a negative upper bound that rests on the
 // line.
 func (w *worker) store(n *node, r result, hit int) {
-	if w.s.opts.Play && r.draft <= playNoTable {
+	if w.tableless(r.draft) {
 		return
 	}
 	if n.historyFree() {
@@ -512,6 +494,11 @@ func (w *worker) transpositionCutoff(p position.Position, buf *[position.MaxPits
 // (Options.Play) neither probes nor fills the table, as game-playing
 // searches skip it near the horizon: the entries there save little, and
 // their cache misses were a third of a node's time. On 20 oware-own
-// midgame positions searched to 14 plies (zz), skipping depths 0..2 kept
-// the node count (-0.2%) and cut the CPU time by 30%.
-var playNoTable = 2
+// midgame positions searched to 14 plies (seeded random openings of 16 to
+// 35 plies, one thread, the searches' CPU time), skipping depths 0..2
+// kept the node count (-0.2%) and cut the CPU time by 30%.
+const playNoTable = 2
+
+// tableless reports whether a node with depth plies left skips the table
+// (Options.Play within playNoTable plies of the horizon).
+func (w *worker) tableless(depth int) bool { return w.s.opts.Play && depth <= playNoTable }

@@ -43,9 +43,9 @@ type Options struct {
 	// also takes the estimates of its board entry and leaves its own
 	// there, so that transpositions within a layer share more than proven
 	// bounds and moves; doc.go, "Repetitions and the transposition
-	// table"), and a node at the horizon is estimated without probing or
-	// filling the table, which saves a cache miss on most nodes. It never
-	// changes a proven value; proofs may take longer.
+	// table"), and nodes within two plies of the horizon neither probe
+	// nor fill the table, which saves a cache miss on most nodes. It
+	// never changes a proven value; proofs may take longer.
 	Play bool
 	// EstimateTablebase, with Play, serves a variant whose repetitions
 	// are not worth 0 (oware-own), which no tablebase holds: it is a
