@@ -11,8 +11,9 @@ import (
 // distances in one each, and a build reads the layers below the one it
 // builds through one when they do not fit in memory (build_lower.go).
 // A hit is an atomic load; a miss reads the block, and concurrent misses
-// of one block may both read it, harmlessly. Evicted blocks stay valid
-// for whoever holds them.
+// of one block may both read it, harmlessly (the loser returns whichever
+// copy it still finds, its own if the winner's was evicted meanwhile).
+// Evicted blocks stay valid for whoever holds them.
 type blockCache[T any] struct {
 	slots [][]atomic.Pointer[[]T] // slots[layer][block]
 	infos []LayerInfo             // the layers, for their blocks' lengths
@@ -55,7 +56,12 @@ func (c *blockCache[T]) miss(n, b int) ([]T, error) {
 	}
 	slot := &c.slots[n][b]
 	if !slot.CompareAndSwap(nil, &blk) {
-		return *slot.Load(), nil // another caller read it first
+		// Another caller cached it first; it may be evicted again
+		// before we load it, and then our own copy serves as well.
+		if cached := slot.Load(); cached != nil {
+			return *cached, nil
+		}
+		return blk, nil
 	}
 	c.account(blockRef{n, b}, int64(len(blk))*c.unit)
 	return blk, nil
