@@ -24,7 +24,9 @@ func newStatsCmd() *cobra.Command {
 		Short: "Per-layer counts of a variant's tablebase: wins, draws, losses, values",
 		Long: `stats reads every complete layer of the variant's tablebase and prints, per
 seed count, the positions, how many are won, drawn and lost for the side to
-move, and the histogram of values.`,
+move, the histogram of values, and each layer's checksums (xxHash64 of its
+values and of its distances, as its build recorded them) with its longest
+distance in plies: the signature that tells whether two builds agree.`,
 		Example: `  mancala stats awari
   mancala stats oware --tb /data/tb --json`,
 		Args: cobra.ExactArgs(1),
@@ -78,6 +80,10 @@ func printStats(out io.Writer, res statsResult) {
 			bars[i] = fmt.Sprintf("%d:%d", h.Value, h.Count)
 		}
 		fmt.Fprintf(out, "%5d  %s\n", l.Seeds, strings.Join(bars, " "))
+	}
+	fmt.Fprintln(out, "checksums (xxHash64 of values, of distances; longest distance in plies):")
+	for _, l := range res.Layers {
+		fmt.Fprintf(out, "%5d  %016x %016x %4d\n", l.Seeds, l.Checksum, l.DistanceChecksum, l.MaxDistance)
 	}
 }
 

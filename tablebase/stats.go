@@ -23,6 +23,14 @@ type LayerStats struct {
 	InnerMoves  int64        `json:"inner_moves"` // moves that stay in the layer
 	Method      string       `json:"method"`
 	Seconds     float64      `json:"seconds"` // build time
+	// The layer's checksums as its build recorded them (layer.json):
+	// xxHash64 of the values as bytes and of the distances as
+	// little-endian uint16s in rank order, the signature that compares two
+	// builds of one variant (docs/tablebases.md); and its longest distance
+	// in plies.
+	Checksum         uint64 `json:"xxhash64"`
+	DistanceChecksum uint64 `json:"distance_xxhash64"`
+	MaxDistance      int    `json:"max_distance"`
 }
 
 // Stats reads every complete layer of v in dir and counts its values. A
@@ -48,7 +56,8 @@ func Stats(dir string, v *position.Variant) ([]LayerStats, error) {
 // summarise counts a layer's values.
 func summarise(info LayerInfo, values []int8) LayerStats {
 	st := LayerStats{Seeds: info.Seeds, Positions: info.Positions, StoredBytes: info.StoredBytes,
-		InnerMoves: info.InnerMoves, Method: info.Method, Seconds: info.Seconds}
+		InnerMoves: info.InnerMoves, Method: info.Method, Seconds: info.Seconds,
+		Checksum: info.Checksum, DistanceChecksum: info.DistanceChecksum, MaxDistance: info.MaxDistance}
 	var counts [256]int64
 	for _, x := range values {
 		counts[uint8(x)]++

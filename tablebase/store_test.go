@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/mancala-solver/mancala/position"
@@ -349,4 +350,45 @@ func childBuild(dir string) {
 		}
 	}})
 	fmt.Println("finished without being killed")
+}
+
+// TestStatsSignature: each layer's checksums in Stats are those of the
+// values and distances read back from the store, recomputed here, and its
+// longest distance is the largest distance read back.
+func TestStatsSignature(t *testing.T) {
+	v := lookup(t, "awari")
+	dir := build(t, v, 8, MethodAuto)
+	layers, err := Stats(dir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, infos, err := openReading(dir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	if len(layers) != 9 || len(infos) != 9 {
+		t.Fatalf("%d layers in stats, %d stored, want 9", len(layers), len(infos))
+	}
+	for i, st := range layers {
+		values, err := s.loadLayer(infos[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		dist, err := s.loadDistances(infos[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		maxDist := 0
+		for _, d := range dist {
+			maxDist = max(maxDist, int(d))
+		}
+		if st.Checksum != xxhash.Sum64(int8Bytes(values)) || st.DistanceChecksum != distanceChecksum(dist) || st.MaxDistance != maxDist {
+			t.Errorf("layer %d: stats %016x %016x %d, read back %016x %016x %d", st.Seeds, st.Checksum, st.DistanceChecksum,
+				st.MaxDistance, xxhash.Sum64(int8Bytes(values)), distanceChecksum(dist), maxDist)
+		}
+	}
+	if layers[8].MaxDistance == 0 {
+		t.Error("layer 8 has no distance above 0")
+	}
 }
