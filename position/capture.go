@@ -91,3 +91,21 @@ func takePit(row *uint64, i int) int {
 	*row &^= 0xff << shift
 	return c
 }
+
+// LeastCapture returns the fewest seeds a move can take off the board
+// when it takes any: a move of a position of n seeds on the board leads to
+// n seeds or to at most n-LeastCapture. Awari and oware capture pits of 2
+// or 3 (rules.md 1.2, 2.1), the djenon games pits of 2 or 4 (4.3): 2.
+// Akon takes a lone seed from pit 1 (3.2), and a kalah move banks a single
+// sown seed or a capture of one (docs/kalah.md): 1. A tablebase layer
+// reads only the layers a move can reach (tablebase's build).
+func (v *Variant) LeastCapture() int {
+	if v.Sow == SowStore {
+		return 1
+	}
+	switch v.Capture {
+	case CaptureBothWays, CaptureBackward, CaptureTwoFour:
+		return 2
+	}
+	return 1
+}

@@ -230,15 +230,18 @@ func withDefaults(opts BuildOptions) BuildOptions {
 
 // builder carries a Build run from layer to layer.
 type builder struct {
-	s     *store
-	v     *position.Variant
-	ix    *Index
-	opts  BuildOptions
-	lower [][]int8 // values of the layers done so far, by seed count (nil once lowerDropped)
-	// lowerDropped: the lower layers are read from disk (build_lower.go).
-	lowerDropped bool
-	dists        [][]uint16 // their distances, kept only by BuildMemory
-	edges        int64      // moves inside the layer just solved
+	s    *store
+	v    *position.Variant
+	ix   *Index
+	opts BuildOptions
+	// lower is the values of the layers done so far, by seed count; a
+	// layer not held in memory (read from disk, build_lower.go) is nil.
+	lower [][]int8
+	// keepValues: the layer being solved keeps its values in lower for
+	// the layers above (lowerPlan.keep).
+	keepValues bool
+	dists      [][]uint16 // their distances, kept only by BuildMemory
+	edges      int64      // moves inside the layer just solved
 	// storing is the layer being stored while the next is solved (nil:
 	// none); stats and cancel are the run's, to record it and to stop the
 	// run when storing fails.
@@ -266,10 +269,8 @@ func (b *builder) resume() (int, error) {
 			damage = err
 			break
 		}
-		if b.lowerDropped = b.lowerDropped || b.lowerSum(info.Seeds+1) > b.opts.MemBytes/2; b.lowerDropped {
-			values = nil // checked; the build will read it from disk
-		}
 		b.lower = append(b.lower, values)
+		b.trimLower()
 		b.movesPerPosition = float64(info.InnerMoves) / float64(info.Positions)
 		b.storedBytes += info.StoredBytes + info.DistanceBytes
 	}
@@ -303,7 +304,7 @@ func (b *builder) layer(ctx context.Context, n int) (solvedLayer, error) {
 	if err != nil {
 		return solvedLayer{}, fmt.Errorf("layer %d: %w", n, err)
 	}
-	enc, err := encodeLayer(ctx, b.s.codec, b.opts.Threads, res, !b.lowerDropped)
+	enc, err := encodeLayer(ctx, b.s.codec, b.opts.Threads, res, b.keepValues)
 	method, rounds := res.method, res.rounds
 	res = solved{} // the state is dead now: let the collector have it
 	if err != nil {
@@ -319,8 +320,8 @@ func (b *builder) layer(ctx context.Context, n int) (solvedLayer, error) {
 		DistanceChecksum: enc.distChecksum, DistanceBytes: enc.distStored, MaxDistance: enc.maxDistance,
 		Rounds: rounds,
 	}
-	if b.lowerDropped {
-		values = nil // the layers above read it from disk
+	if !b.keepValues {
+		values = nil // the layers above read it from disk, if at all
 	}
 	b.lower = append(b.lower, values)
 	debug.FreeOSMemory() // return the layer's scratch arrays before the next, larger one
@@ -335,20 +336,14 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 	if base := b.leastLayerBytes(n); base > b.opts.MemBytes {
 		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small: this layer needs at least %d", b.opts.MemBytes, base)
 	}
-	held, onDisk := b.lowerHeld(n, int64(iterationBytes*float64(size)))
+	plan := b.planLower(n, int64(iterationBytes*float64(size)))
 	if b.useUnsow(n) {
-		_, held, onDisk = b.unsowMemory(n)
+		plan = b.planLower(n, unsowOwnBytes(size))
 	} else if b.useForward(n) {
-		_, held, onDisk = b.forwardMemory(n)
+		plan = b.planLower(n, forwardOwnBytes(size))
 	}
-	if onDisk {
-		// The layers below are read from the store: the last must be
-		// in it.
-		if err := b.finishStore(); err != nil {
-			return solved{}, err
-		}
-	}
-	lower, disk, err := b.lowerSource(n, held, onDisk)
+	b.keepValues = plan.keep
+	lower, disk, err := b.lowerSource(n, plan)
 	if err != nil {
 		return solved{}, err
 	}
@@ -450,55 +445,141 @@ func (b *builder) lowerSum(n int) int64 {
 	return total
 }
 
-// lowerHeld returns the bytes the layers below n take while n is built
-// with own bytes of its own arrays, and whether they are read from disk:
-// all of them in memory when they fit beside the layer (or there is no
-// store), else a block cache of what the budget leaves (at least
-// minLowerCache), or of BuildOptions.LowerCacheBytes when set.
-func (b *builder) lowerHeld(n int, own int64) (int64, bool) {
-	sum := b.lowerSum(n)
-	switch {
-	case b.s == nil:
-		return sum, false
-	case b.opts.LowerCacheBytes > 0:
-		return min(sum, b.opts.LowerCacheBytes), true
-	case !b.lowerDropped && sum+own <= b.opts.MemBytes:
-		return sum, false
-	}
-	return min(sum, max(b.opts.MemBytes-own, minLowerCache)), true
+// lowerPlan is how layer n reads the finished layers below it.
+type lowerPlan struct {
+	inMem []bool // inMem[m]: layer m's values are held in memory while n is built
+	held  int64  // the bytes of the layers held
+	cache int64  // the block cache of the layers read from disk; 0 when none is
+	keep  bool   // layer n's values are kept in memory for the layers above
 }
 
-// lowerSource returns the lower layers for layer n: in memory, or from
-// disk through a cache of held bytes (dropping those in memory).
-func (b *builder) lowerSource(n int, held int64, disk bool) (lowerValues, *diskLower, error) {
-	if !disk {
+func (p lowerPlan) bytes() int64 { return p.held + p.cache }
+func (p lowerPlan) disk() bool   { return p.cache > 0 }
+
+// planLower plans the lower layers for layer n, whose own arrays take own
+// bytes: n's values are kept too (one byte a position more) when a layer
+// up to MaxSeeds reads them and everything n reads then still fits in
+// memory. Without a store every layer is held and kept.
+func (b *builder) planLower(n int, own int64) lowerPlan {
+	size := b.ix.Size(n)
+	if b.s == nil {
+		return b.placeLower(n, own+size, true)
+	}
+	if n+b.v.LeastCapture() <= b.opts.MaxSeeds {
+		if p := b.placeLower(n, own+size, true); !p.disk() {
+			return p
+		}
+	}
+	return b.placeLower(n, own, false)
+}
+
+// placeLower places the layers below n beside own bytes of n's arrays:
+// all of them in memory when they fit (or there is no store); else, of
+// the layers a move of n can reach (up to n-LeastCapture), the highest in
+// memory as far as they fit with the least cache beside them (captures of
+// few seeds, the most frequent, read those) and the rest from disk through
+// a block cache of what the budget leaves (at least minLowerCache, at
+// most the layers it caches). BuildOptions.LowerCacheBytes, when set,
+// reads every reachable layer from disk through a cache of that size.
+func (b *builder) placeLower(n int, own int64, keep bool) lowerPlan {
+	p := lowerPlan{inMem: make([]bool, n), keep: keep}
+	reach := n - b.v.LeastCapture()
+	reachable := b.lowerSum(reach + 1)
+	switch all := b.lowerSum(n); {
+	case b.s == nil || b.opts.LowerCacheBytes <= 0 && own+all <= b.opts.MemBytes:
+		for m := range p.inMem {
+			p.inMem[m] = true
+		}
+		p.held = all
+		return p
+	case b.opts.LowerCacheBytes > 0:
+		p.cache = min(reachable, b.opts.LowerCacheBytes)
+		return p
+	}
+	avail := b.opts.MemBytes - own
+	for m := reach; m >= 0 && p.held+b.ix.Size(m)+minLowerCache <= avail; m-- {
+		p.inMem[m], p.held = true, p.held+b.ix.Size(m)
+	}
+	if rest := reachable - p.held; rest > 0 {
+		p.cache = min(rest, max(avail-p.held, minLowerCache))
+	}
+	return p
+}
+
+// lowerSource returns the lower layers for layer n as plan p places them:
+// it drops from memory the layers p does not hold, reads back from the
+// store those it holds that an earlier layer dropped and n can reach, and
+// opens a block cache on the store for the rest.
+func (b *builder) lowerSource(n int, p lowerPlan) (lowerValues, *diskLower, error) {
+	reach := n - b.v.LeastCapture()
+	for m, held := range p.inMem {
+		if !held {
+			b.lower[m] = nil
+		}
+		p.inMem[m] = held && (m <= reach || b.lower[m] != nil) // an unreachable layer is not read back
+	}
+	reload := false
+	for m, held := range p.inMem {
+		reload = reload || held && b.lower[m] == nil
+	}
+	if !reload && !p.disk() {
 		return memLower(b.lower), nil, nil
 	}
-	for i := range b.lower {
-		b.lower[i] = nil // from now on, lower layers come from disk
+	// The layers below are read from the store: the last must be in it.
+	if err := b.finishStore(); err != nil {
+		return nil, nil, err
 	}
-	b.lowerDropped = true
 	infos, err := b.s.layers()
 	if err != nil {
 		return nil, nil, err
 	}
-	d := newDiskLower(b.s, complete(infos)[:n], held)
-	return d, d, nil
+	infos = complete(infos)
+	for m, held := range p.inMem {
+		if held && b.lower[m] == nil {
+			if b.lower[m], err = b.s.loadLayer(infos[m]); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	if !p.disk() {
+		return memLower(b.lower), nil, nil
+	}
+	d := newDiskLower(b.s, infos[:n], p.cache)
+	return tieredLower{mem: b.lower, disk: d}, d, nil
 }
 
-// unsowMemory returns layer n's memory by un-sowing: its own arrays, the
-// lower layers' share, and whether those are read from disk (then the
-// layer's values are not kept, and the cache gets what the budget leaves).
-func (b *builder) unsowMemory(n int) (own, lower int64, disk bool) {
-	size := b.ix.Size(n)
-	own = int64(math.Ceil(unsowBytes * float64(size)))
-	if lower, disk = b.lowerHeld(n, own+size); !disk || b.opts.LowerCacheBytes > 0 {
-		if !disk {
-			own += size
+// trimLower drops from memory the lowest layers held while those held
+// take more than half the budget (a resumed build: the layers above read
+// them from disk, and the highest, which captures of few seeds read most,
+// stay).
+func (b *builder) trimLower() {
+	held := int64(0)
+	for m, values := range b.lower {
+		if values != nil {
+			held += b.ix.Size(m)
 		}
-		return own, lower, disk
 	}
-	return own, min(b.lowerSum(n), max(b.opts.MemBytes-own, minLowerCache)), true
+	for m := 0; m < len(b.lower) && held > b.opts.MemBytes/2; m++ {
+		if b.lower[m] != nil {
+			b.lower[m], held = nil, held-b.ix.Size(m)
+		}
+	}
+}
+
+// unsowOwnBytes is the memory of a layer of size positions by un-sowing,
+// its values not kept (unsowBytes).
+func unsowOwnBytes(size int64) int64 { return int64(math.Ceil(unsowBytes * float64(size))) }
+
+// unsowMemory returns layer n's memory by un-sowing: its own arrays (its
+// values kept for the layers above included), the lower layers' share
+// (planLower), and whether some of those are read from disk.
+func (b *builder) unsowMemory(n int) (own, lower int64, disk bool) {
+	own = unsowOwnBytes(b.ix.Size(n))
+	p := b.planLower(n, own)
+	if p.keep {
+		own += b.ix.Size(n)
+	}
+	return own, p.bytes(), p.disk()
 }
 
 // unsowLayerBytes is the memory of layer n by un-sowing.
@@ -512,7 +593,7 @@ func (b *builder) unsowLayerBytes(n int) int64 {
 // arrays.
 func (b *builder) minLayerBytes(n int) int64 {
 	own := int64(math.Ceil(iterationBytes * float64(b.ix.Size(n))))
-	lower, _ := b.lowerHeld(n, own)
+	lower := b.planLower(n, own).bytes()
 	if b.s != nil {
 		lower = min(lower, b.lowerSum(n), minLowerCache)
 	}
@@ -681,10 +762,17 @@ func (b *builder) useForward(n int) bool {
 // forwardMemory returns layer n's own bytes by the forward pass, and the
 // lower layers' share and whether they are read from disk.
 func (b *builder) forwardMemory(n int) (own, lower int64, disk bool) {
-	own = int64(forwardBytes*float64(b.ix.Size(n))) + forwardFixed
-	lower, disk = b.lowerHeld(n, own)
-	return own, lower, disk
+	own = forwardOwnBytes(b.ix.Size(n))
+	p := b.planLower(n, own)
+	if p.keep {
+		own += b.ix.Size(n)
+	}
+	return own, p.bytes(), p.disk()
 }
+
+// forwardOwnBytes is the memory of a layer of size positions by the
+// forward pass, its values not kept (forwardBytes).
+func forwardOwnBytes(size int64) int64 { return int64(forwardBytes*float64(size)) + forwardFixed }
 
 // solveForward is solveWith for the forward pass.
 func (b *builder) solveForward(ctx context.Context, n int, size int64, lower lowerValues) (solved, error) {

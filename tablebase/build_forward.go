@@ -73,9 +73,9 @@ import (
 // small (C(n+Pits, Pits) rows, twice).
 
 // forwardBytes is the forward pass's bytes a position of its layer: the
-// state (4), and while the layer is encoded the values kept for the
-// layers above (1) and the compressed blocks (well under 1).
-const forwardBytes = 5.5
+// state (4), and while the layer is encoded the compressed blocks (well
+// under 1); the values kept for the layers above add 1 (planLower).
+const forwardBytes = 4.5
 
 // forwardFixed is the forward pass's memory besides its arrays: the block
 // encoders, caches and runtime, about 50 MiB whatever the layer (measured
@@ -307,7 +307,7 @@ type forwarder struct {
 	s     *layerSolver
 	t     *rowTable
 	state []uint32
-	mem   memLower // the lower layers when they are in memory, else nil
+	mem   memLower // the lower layers held in memory (a layer read from disk is nil), or nil
 	edges int64    // moves inside the layer seen so far
 
 	moves []forwardMove
@@ -322,9 +322,17 @@ type forwarder struct {
 
 func newForwarder(s *layerSolver, t *rowTable, state []uint32) *forwarder {
 	f := &forwarder{s: s, t: t, state: state, moves: make([]forwardMove, 0, position.MaxPits)}
-	f.mem, _ = s.lower.(memLower)
+	switch l := s.lower.(type) {
+	case memLower:
+		f.mem = l
+	case tieredLower:
+		f.mem = l.mem
+	}
 	return f
 }
+
+// held reports whether lower layer n is in memory.
+func (f *forwarder) held(n int) bool { return f.mem != nil && f.mem[n] != nil }
 
 // block solves the positions of job j and returns how many there are.
 func (f *forwarder) block(j forwardJob) (int64, error) {
@@ -496,14 +504,14 @@ func (f *forwarder) foldExits(m *forwardMove, t *rowTable, lo int, keys []int32)
 	switch {
 	case m.kind == moveInner:
 		return
-	case m.kind == moveAgain && f.mem != nil:
+	case m.kind == moveAgain && f.held(m.layer):
 		lower, opp1 := f.mem[m.layer], t.opp1[lo:lo+len(keys)]
 		for j := range keys {
 			v := position.SownValue(1, true, int(lower[m.k+opp1[j]]))
 			keys[j] = max(keys[j], moveKey(v, 1))
 		}
 		return
-	case m.kind == moveOver && f.mem != nil:
+	case m.kind == moveOver && f.held(m.layer):
 		lower, rows, ix := f.mem[m.layer], t.rows[lo:lo+len(keys)], f.s.ix
 		for j := range keys {
 			v := position.SownValue(m.sow.Banked, false, int(lower[ix.ownRank(rows[j]+m.sow.OppAdd)+m.k]))
@@ -560,7 +568,7 @@ func (f *forwarder) innerChild(r uint64) (int32, error) {
 // mover moves again) to the child of rank r in the finished layer.
 func (f *forwarder) exitKey(captured int, again bool, layer int, r uint64) int32 {
 	var v int8
-	if f.mem != nil {
+	if f.held(layer) {
 		v = f.mem[layer][r]
 	} else {
 		v = f.s.lower.value(layer, r)

@@ -18,10 +18,24 @@ type memLower [][]int8
 
 func (l memLower) value(n int, rank uint64) int8 { return l[n][rank] }
 
+// tieredLower holds some lower layers in memory (mem[n] not nil) and
+// reads the others from the store (planLower).
+type tieredLower struct {
+	mem  memLower
+	disk *diskLower
+}
+
+func (l tieredLower) value(n int, rank uint64) int8 {
+	if m := l.mem[n]; m != nil {
+		return m[rank]
+	}
+	return l.disk.value(n, rank)
+}
+
 // minLowerCache is the smallest cache of lower-layer blocks a build uses:
 // 1024 blocks, enough for the captures of a chunk of ranks to find their
 // blocks again (children of neighbouring ranks are near each other).
-const minLowerCache = 1024 * BlockSize
+var minLowerCache int64 = 1024 * BlockSize // a variable only for tests of small builds
 
 // diskLower reads the lower layers from the store through a cache of
 // decoded blocks of at most limit bytes. A block that cannot be read makes

@@ -476,6 +476,7 @@ func (s *store) dropFrom(n int) error {
 	if err != nil {
 		return err
 	}
+	s.forgetFrom(n)
 	for i := len(seeds) - 1; i >= 0 && seeds[i] >= n; i-- {
 		name := layerName(seeds[i])
 		aside := filepath.Join(s.vdir, dropPrefix+name)
@@ -490,6 +491,26 @@ func (s *store) dropFrom(n int) error {
 		}
 	}
 	return nil
+}
+
+// forgetFrom closes the databases of layers n and above and forgets that
+// they were found damaged, so that the layers built again in their place
+// are read afresh (a repaired build reads them back for the layers above).
+// A damaged database's failure to close is of no account: it is deleted.
+func (s *store) forgetFrom(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for m, db := range s.dbs {
+		if m >= n {
+			_ = s.guard(m, "closing", db.Close)
+			delete(s.dbs, m)
+		}
+	}
+	for m := range s.bad {
+		if m >= n {
+			delete(s.bad, m)
+		}
+	}
 }
 
 // dirBytes returns the bytes that the files under dir occupy on disk

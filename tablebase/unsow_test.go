@@ -196,7 +196,8 @@ func TestChecksumDiff(t *testing.T) {
 
 // TestPlanAwari30: on a machine of 24 GiB (the default budget, 3/4 of
 // it), every layer of awari to 30 seeds is planned by un-sowing within
-// the budget, the layers from 29 on reading the lower layers from disk.
+// the budget, layer 30 reading the lowest of the layers below it from
+// disk (TestPlanLowerTiers).
 func TestPlanAwari30(t *testing.T) {
 	v := lookup(t, "awari")
 	b := &builder{s: &store{}, v: v, ix: NewIndex(v.Pits), opts: BuildOptions{MaxSeeds: 30, MemBytes: 24 << 30 / 4 * 3}}
@@ -212,5 +213,78 @@ func TestPlanAwari30(t *testing.T) {
 		if n >= 26 {
 			t.Logf("layer %d: %d positions, %s, %.2f GB (lower layers %.2f GB, from disk %v)", n, p.Positions, p.Method, float64(p.MemBytes)/1e9, float64(lower)/1e9, disk)
 		}
+	}
+}
+
+// TestPlanLowerTiers: within the default budget of a 24 GiB machine,
+// awari's layer 29 holds every layer below it in memory, layer 30 holds
+// layers 27 and 28 (captures take 2 seeds or more: it never reads 29) and
+// reads the rest through the cache, and kalah's layer 30 by the forward
+// pass holds layers 28 and 29 and reads the rest through the cache; none
+// keeps its values (no layer up to 30 reads them), and each plan is within
+// the budget.
+func TestPlanLowerTiers(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		n, lo, hi  int  // layer, and the lower layers held in memory
+		disk       bool // the rest read from disk
+		ownPerSeed float64
+	}{
+		{"awari", 29, 0, 28, false, unsowBytes},
+		{"awari", 30, 27, 28, true, unsowBytes},
+		{"kalah", 30, 28, 29, true, forwardBytes},
+	} {
+		v := lookup(t, c.name)
+		b := &builder{s: &store{}, v: v, ix: NewIndex(v.Pits), opts: BuildOptions{MaxSeeds: 30, MemBytes: 24 << 30 / 4 * 3}}
+		own := int64(c.ownPerSeed * float64(b.ix.Size(c.n)))
+		p := b.planLower(c.n, own)
+		var held, want []int
+		for m, in := range p.inMem {
+			if in {
+				held = append(held, m)
+			}
+		}
+		for m := c.lo; m <= c.hi; m++ {
+			want = append(want, m)
+		}
+		if fmt.Sprint(held) != fmt.Sprint(want) || p.disk() != c.disk || p.keep {
+			t.Errorf("%s layer %d: held %v, disk %v, keep %v; want held %v, disk %v", c.name, c.n, held, p.disk(), p.keep, want, c.disk)
+		}
+		if own+p.bytes() > b.opts.MemBytes {
+			t.Errorf("%s layer %d: %d bytes, budget %d", c.name, c.n, own+p.bytes(), b.opts.MemBytes)
+		}
+		t.Logf("%s layer %d: own %.2f GB, held %.2f GB, cache %.2f GB", c.name, c.n, float64(own)/1e9, float64(p.held)/1e9, float64(p.cache)/1e9)
+	}
+}
+
+// TestLowerTiered: a budget that holds the highest layer the top layer
+// reads in memory and no more (the others read from disk through the
+// cache, lower layers dropped and read back between layers) gives the same
+// layers as holding them all, by un-sowing (awari) and by the forward pass
+// (kalah).
+func TestLowerTiered(t *testing.T) {
+	defer func(old int64) { minLowerCache = old }(minLowerCache)
+	minLowerCache = 2 * BlockSize
+	seeds := 11
+	if testsize.Short() {
+		seeds = 9
+	}
+	for _, c := range []struct {
+		name string
+		own  func(int64) int64
+	}{{"awari", unsowOwnBytes}, {"kalah", forwardOwnBytes}} {
+		v := lookup(t, c.name)
+		t.Run(c.name, func(t *testing.T) {
+			ix := NewIndex(v.Pits)
+			reach := seeds - v.LeastCapture()
+			mem := c.own(ix.Size(seeds)) + ix.Size(reach) + minLowerCache + ix.Size(reach-1)/2
+			b := &builder{s: &store{}, v: v, ix: ix, opts: BuildOptions{MaxSeeds: seeds, MemBytes: mem}}
+			p := b.planLower(seeds, c.own(ix.Size(seeds)))
+			if !p.disk() || !p.inMem[reach] || p.inMem[reach-1] || p.inMem[0] {
+				t.Fatalf("layer %d, budget %d: held %v, cache %d; want layer %d alone held", seeds, mem, p.inMem, p.cache, reach)
+			}
+			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)
+			buildAgrees(t, v, BuildOptions{MaxSeeds: seeds, Threads: 2, MemBytes: mem}, want, "with the highest lower layer held")
+		})
 	}
 }
