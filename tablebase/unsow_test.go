@@ -264,7 +264,7 @@ func TestPlanLowerTiers(t *testing.T) {
 // (kalah).
 func TestLowerTiered(t *testing.T) {
 	defer func(old int64) { minLowerCache = old }(minLowerCache)
-	minLowerCache = 2 * BlockSize
+	minLowerCache = BlockSize / 2 // below the layers' sizes, so that a budget can hold some and not all
 	seeds := 11
 	if testsize.Short() {
 		seeds = 9
@@ -277,7 +277,7 @@ func TestLowerTiered(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ix := NewIndex(v.Pits)
 			reach := seeds - v.LeastCapture()
-			mem := c.own(ix.Size(seeds)) + ix.Size(reach) + minLowerCache + ix.Size(reach-1)/2
+			mem := c.own(ix.Size(seeds)) + ix.Size(reach) + minLowerCache + ix.Size(reach-1)/4
 			b := &builder{s: &store{}, v: v, ix: ix, opts: BuildOptions{MaxSeeds: seeds, MemBytes: mem}}
 			p := b.planLower(seeds, c.own(ix.Size(seeds)))
 			if !p.disk() || !p.inMem[reach] || p.inMem[reach-1] || p.inMem[0] {
