@@ -574,7 +574,14 @@ func unsowOwnBytes(size int64) int64 { return int64(math.Ceil(unsowBytes * float
 // values kept for the layers above included), the lower layers' share
 // (planLower), and whether some of those are read from disk.
 func (b *builder) unsowMemory(n int) (own, lower int64, disk bool) {
-	own = unsowOwnBytes(b.ix.Size(n))
+	return b.layerMemory(n, unsowOwnBytes)
+}
+
+// layerMemory returns layer n's own bytes by a method whose arrays take
+// ownBytes(size) (one byte a position more when its values are kept), the
+// lower layers' share (planLower) and whether some are read from disk.
+func (b *builder) layerMemory(n int, ownBytes func(int64) int64) (own, lower int64, disk bool) {
+	own = ownBytes(b.ix.Size(n))
 	p := b.planLower(n, own)
 	if p.keep {
 		own += b.ix.Size(n)
@@ -762,12 +769,7 @@ func (b *builder) useForward(n int) bool {
 // forwardMemory returns layer n's own bytes by the forward pass, and the
 // lower layers' share and whether they are read from disk.
 func (b *builder) forwardMemory(n int) (own, lower int64, disk bool) {
-	own = forwardOwnBytes(b.ix.Size(n))
-	p := b.planLower(n, own)
-	if p.keep {
-		own += b.ix.Size(n)
-	}
-	return own, p.bytes(), p.disk()
+	return b.layerMemory(n, forwardOwnBytes)
 }
 
 // forwardOwnBytes is the memory of a layer of size positions by the
