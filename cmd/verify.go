@@ -15,6 +15,7 @@ import (
 type verifyOptions struct {
 	tb      string
 	threads int
+	from    int
 	json    bool
 }
 
@@ -28,8 +29,15 @@ against the checksum recorded when it was built, and re-derives each position's
 value from its moves: a position without moves must hold its end-of-game share
 difference, any other the best over its moves of the seeds captured minus the
 value of the position reached. Any failure names the layer and the position
-and makes the exit code non-zero.`,
+and makes the exit code non-zero.
+
+--from N re-derives only the layers from N up; the layers below are read and
+their checksums checked, so that a long verify can be run in parts (--from 0,
+the default, re-derives every layer). After each layer stderr shows its time
+and rate (a bar is drawn too when stderr is a terminal); the summary goes to
+stdout.`,
 		Example: `  mancala verify awari
+  mancala verify awari --from 28
   mancala verify akon --tb /data/tb --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -37,6 +45,7 @@ and makes the exit code non-zero.`,
 		},
 	})
 	c.Flags().IntVar(&opts.threads, "threads", runtime.NumCPU(), "worker threads")
+	c.Flags().IntVar(&opts.from, "from", 0, "re-derive the layers from N seeds up; below N check checksums only")
 	addTBFlag(c, &opts.tb)
 	addJSONFlag(c, &opts.json)
 	return c
@@ -57,9 +66,17 @@ func runVerify(ctx context.Context, out, errOut io.Writer, name string, opts *ve
 	if err := checkThreads(opts.threads); err != nil {
 		return err
 	}
+	if opts.from < 0 {
+		return fmt.Errorf("--from %d: want a seed count of 0 or more", opts.from)
+	}
 	dir := tbDir(opts.tb)
 	bar := newLayerBar(errOut, v.Pits, storedMax(dir, v), "verify")
-	checks, verr := tablebase.Verify(ctx, dir, v, tablebase.VerifyOptions{Threads: opts.threads, Progress: bar.update})
+	layerDone := func(c tablebase.LayerCheck) {
+		bar.clear()
+		fmt.Fprintf(errOut, "layer %d: %s\n", c.Seeds, verifyProgress(c))
+	}
+	checks, verr := tablebase.Verify(ctx, dir, v, tablebase.VerifyOptions{Threads: opts.threads, From: opts.from,
+		Progress: bar.update, LayerDone: layerDone})
 	bar.finish()
 	if len(checks) == 0 && verr == nil {
 		verr = tablebase.Missing(dir, v)
@@ -89,10 +106,26 @@ func storedMax(dir string, v *position.Variant) int {
 	return max(pr.MaxSeeds(), 0)
 }
 
+// verifyProgress is the stderr line of a checked layer: its time and
+// rate, or that only its checksum was checked.
+func verifyProgress(c tablebase.LayerCheck) string {
+	switch {
+	case !c.Rechecked:
+		return fmt.Sprintf("read in %.1f s, not re-derived (below --from)", c.Seconds)
+	case c.Seconds > 0:
+		return fmt.Sprintf("checked in %.1f s, %s", c.Seconds, rate(float64(c.Positions)/c.Seconds))
+	}
+	return fmt.Sprintf("checked in %.1f s", c.Seconds)
+}
+
 func printVerify(out io.Writer, res verifyResult) {
 	for _, c := range res.Layers {
 		if c.OK() {
-			fmt.Fprintf(out, "layer %2d: %s ok\n", c.Seeds, plural(c.Positions, "position"))
+			what := "ok"
+			if !c.Rechecked {
+				what = "checksum ok, values not re-derived"
+			}
+			fmt.Fprintf(out, "layer %2d: %s %s\n", c.Seeds, plural(c.Positions, "position"), what)
 			continue
 		}
 		fmt.Fprintf(out, "layer %2d: %s FAILED:", c.Seeds, plural(c.Positions, "position"))
@@ -109,6 +142,22 @@ func printVerify(out io.Writer, res verifyResult) {
 		}
 	}
 	if res.OK {
-		fmt.Fprintf(out, "%s: all %s verified\n", res.Variant, plural(len(res.Layers), "layer"))
+		fmt.Fprintf(out, "%s: all %s verified%s\n", res.Variant, plural(len(res.Layers), "layer"), fromNote(res))
 	}
+}
+
+// fromNote names the layers re-derived when verify ran with --from.
+func fromNote(res verifyResult) string {
+	for _, c := range res.Layers {
+		if c.Rechecked {
+			if c.Seeds == 0 {
+				return ""
+			}
+			return fmt.Sprintf(" (values re-derived from layer %d up)", c.Seeds)
+		}
+	}
+	if len(res.Layers) > 0 {
+		return " (checksums only)"
+	}
+	return ""
 }

@@ -143,12 +143,12 @@ func TestVerifyDistances(t *testing.T) {
 	}
 	s := layerVerifier{&layerSolver{v: v, ix: mem.ix, n: seeds, size: mem.ix.Size(seeds), lower: memLower(mem.layers)}}
 	values, dist := mem.layers[seeds], slices.Clone(mem.dists[seeds])
-	if bad, examples := s.checkDistanceRange(0, s.size, values, dist); bad != 0 {
+	if bad, examples := s.checkRange(0, s.size, values, dist); bad != 0 {
 		t.Fatalf("%d fresh distances disagree with their moves: %v", bad, examples)
 	}
 	i := slices.IndexFunc(dist, func(d uint16) bool { return d > 1 })
 	dist[i]++
-	if bad, _ := s.checkDistanceRange(0, s.size, values, dist); bad == 0 {
+	if bad, _ := s.checkRange(0, s.size, values, dist); bad == 0 {
 		t.Errorf("distance %d of rank %d changed to %d: no disagreement found", dist[i]-1, i, dist[i])
 	}
 }

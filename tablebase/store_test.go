@@ -130,6 +130,32 @@ func TestVerifyCorruptedBlock(t *testing.T) {
 	}
 }
 
+// TestVerifyFrom: below From a layer's checksum is still checked but its
+// values are not re-derived; from From up they are.
+func TestVerifyFrom(t *testing.T) {
+	v := lookup(t, "awari")
+	dir := build(t, v, 9, MethodAuto)
+	rewriteBlock(t, dir, v, 8, 1, func(blk []int8) { blk[1234] = 7 - blk[1234] })
+	checks, err := Verify(context.Background(), dir, v, VerifyOptions{From: 9})
+	if !errors.Is(err, ErrDamaged) {
+		t.Fatalf("Verify error %v, want ErrDamaged", err)
+	}
+	if len(checks) != 10 {
+		t.Fatalf("%d layer checks, want 10", len(checks))
+	}
+	for n, c := range checks {
+		if c.Rechecked != (n >= 9) {
+			t.Errorf("layer %d: rechecked %v with From 9", n, c.Rechecked)
+		}
+	}
+	if c := checks[8]; c.ChecksumOK || c.Mismatches != 0 {
+		t.Errorf("layer 8 check %+v: want a checksum failure and no re-derivation", c)
+	}
+	if c := checks[9]; !c.OK() || c.Positions != NewIndex(6).Size(9) {
+		t.Errorf("layer 9 check %+v: want it re-derived and ok", c)
+	}
+}
+
 func TestVerifyUndecodableBlock(t *testing.T) {
 	v := lookup(t, "akon")
 	dir := build(t, v, 5, MethodAuto)

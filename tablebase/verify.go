@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/mancala-solver/mancala/position"
 )
@@ -18,8 +19,10 @@ type LayerCheck struct {
 	Positions  int64    `json:"positions"`
 	ChecksumOK bool     `json:"checksum_ok"`
 	Unreadable string   `json:"unreadable,omitempty"` // why the layer could not be read
+	Rechecked  bool     `json:"rechecked"`            // its values were re-derived from their moves (false below VerifyOptions.From)
 	Mismatches int64    `json:"mismatches"`           // positions whose value or distance disagrees with their moves
 	Examples   []string `json:"examples,omitempty"`   // up to 10 of them, described
+	Seconds    float64  `json:"seconds"`              // wall time of the layer's check
 }
 
 // OK reports whether the layer passed every check.
@@ -29,6 +32,14 @@ func (c LayerCheck) OK() bool { return c.ChecksumOK && c.Unreadable == "" && c.M
 type VerifyOptions struct {
 	Threads  int                                // 0: runtime.GOMAXPROCS(0)
 	Progress func(layer int, done, total int64) // as in BuildOptions; total = 3 per position
+	// From is the first layer whose values are re-derived from their
+	// moves; the layers below it are read and their checksums checked
+	// only (their values are what the layers above are checked against),
+	// so that a long verify can be split in parts. 0: every layer.
+	From int
+	// LayerDone, when not nil, is called with each layer's check as it
+	// ends.
+	LayerDone func(LayerCheck)
 }
 
 // ErrInconsistent is wrapped by Verify's error when a check failed.
@@ -37,7 +48,9 @@ var ErrInconsistent = errors.New("tablebase is inconsistent")
 // Verify re-checks every stored layer of v in dir: its files against the
 // sizes and checksums its build recorded, its values' checksum, and each position's value against its moves (rules.md 6):
 // with no moves, value == TerminalValue; else value == max over moves of
-// the moves' values (position.Move.Value). It returns one LayerCheck a layer, and an error
+// the moves' values (position.Move.Value), and each distance against the
+// equations of doc.go; the layers below opts.From are read and their
+// checksums checked, not re-derived. It returns one LayerCheck a layer, and an error
 // wrapping ErrInconsistent that names the first failing layer and
 // position when any check fails, or a *DamageError (ErrDamaged) for
 // damaged files or metadata, which says how to repair them; the layers
@@ -61,11 +74,16 @@ func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOpt
 	var first error
 	var lower [][]int8
 	for n, info := range complete(infos) {
+		start := time.Now()
 		check, values := verifyLayer(ctx, s, v, ix, info, lower, opts)
 		if err := ctx.Err(); err != nil {
 			return checks, err
 		}
+		check.Seconds = time.Since(start).Seconds()
 		checks = append(checks, check)
+		if opts.LayerDone != nil {
+			opts.LayerDone(check)
+		}
 		if !check.OK() && first == nil {
 			first = fmt.Errorf("%w: %s layer %d: %s", ErrInconsistent, v.Name, n, describe(check))
 			if !check.ChecksumOK || check.Unreadable != "" {
@@ -122,6 +140,10 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 		check.Unreadable = err.Error()
 		return check, make([]int8, size)
 	}
+	if info.Seeds < opts.From {
+		return check, values
+	}
+	check.Rechecked = true
 	ls := layerVerifier{&layerSolver{v: v, ix: ix, n: info.Seeds, size: size, lower: memLower(lower), threads: opts.Threads,
 		prog: newProgress(info.Seeds, size, opts.Progress)}}
 	dist, err := s.loadDistances(info)
@@ -130,11 +152,7 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 	}
 	var mu sync.Mutex
 	_ = ls.forChunks(ctx, func(lo, hi int64) error {
-		bad, examples := ls.checkRange(lo, hi, values)
-		if dist != nil {
-			badDist, distExamples := ls.checkDistanceRange(lo, hi, values, dist)
-			bad, examples = bad+badDist, append(examples, distExamples...)
-		}
+		bad, examples := ls.checkRange(lo, hi, values, dist)
 		mu.Lock()
 		defer mu.Unlock()
 		check.Mismatches += bad
@@ -154,92 +172,67 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 // values of the layers below) but none of its propagation.
 type layerVerifier struct{ *layerSolver }
 
-// mismatches walks ranks [lo, hi) and counts the positions for which
-// wrong describes a disagreement, keeping the first few descriptions.
-func (s layerVerifier) mismatches(lo, hi int64, wrong func(i int64, p position.Position, buf *[position.MaxPits]position.Move) string) (int64, []string) {
+// checkRange re-derives the value and, when dist is not nil, the
+// distance of each position of ranks [lo, hi) from its moves and the
+// stored values and distances (rules.md 6, the distance equations in
+// doc.go), in one pass over the moves, and returns how many values and
+// distances disagree, describing the first few.
+func (s layerVerifier) checkRange(lo, hi int64, values []int8, dist []uint16) (int64, []string) {
 	var buf [position.MaxPits]position.Move
 	var bad int64
 	var examples []string
+	report := func(what string) {
+		if bad++; len(examples) < maxReported {
+			examples = append(examples, what)
+		}
+	}
 	c := s.ix.newCursor(s.n, uint64(lo))
 	for i := lo; i < hi; i++ {
 		if i > lo {
 			c.next()
 		}
-		if what := wrong(i, c.position(), &buf); what != "" {
-			if bad++; len(examples) < maxReported {
-				examples = append(examples, what)
-			}
+		p := c.position()
+		value, d := s.derive(p, int(values[i]), values, dist, &buf)
+		if value != int(values[i]) {
+			report(fmt.Sprintf("%s (rank %d): stored %d, its moves give %d", position.Format(s.v, p), i, values[i], value))
+		}
+		if dist != nil && d != int(dist[i]) {
+			report(fmt.Sprintf("%s (rank %d): stored distance %d, its moves give %d", position.Format(s.v, p), i, dist[i], d))
 		}
 	}
 	return bad, examples
 }
 
-// checkRange re-derives each value of ranks [lo, hi) from its moves and
-// returns how many disagree, describing the first few.
-func (s layerVerifier) checkRange(lo, hi int64, values []int8) (int64, []string) {
-	return s.mismatches(lo, hi, func(i int64, p position.Position, buf *[position.MaxPits]position.Move) string {
-		if want := s.derive(p, values, buf); int(values[i]) != want {
-			return fmt.Sprintf("%s (rank %d): stored %d, its moves give %d", position.Format(s.v, p), i, values[i], want)
-		}
-		return ""
-	})
-}
-
-// checkDistanceRange re-derives the distance of each position of ranks
-// [lo, hi) from its moves and the stored values and distances (the
-// equations in doc.go) and returns how many disagree, describing the
-// first few.
-func (s layerVerifier) checkDistanceRange(lo, hi int64, values []int8, dist []uint16) (int64, []string) {
-	return s.mismatches(lo, hi, func(i int64, p position.Position, buf *[position.MaxPits]position.Move) string {
-		if want := s.deriveDistance(p, values, dist, buf); want != int(dist[i]) {
-			return fmt.Sprintf("%s (rank %d): stored distance %d, its moves give %d", position.Format(s.v, p), i, dist[i], want)
-		}
-		return ""
-	})
-}
-
 // derive returns the value that p's moves give, from the stored values of
-// its layer and the layers below.
-func (s layerVerifier) derive(p position.Position, values []int8, buf *[position.MaxPits]position.Move) int {
+// its layer and the layers below, and the distance they give to the
+// stored value v: 0 for v == 0 or no moves; else the shortest (winner) or
+// longest (loser) of the moves that keep v, a capture counting 1 and a
+// move inside the layer 1 + its child's distance (0 when dist is nil).
+func (s layerVerifier) derive(p position.Position, v int, values []int8, dist []uint16, buf *[position.MaxPits]position.Move) (value, distance int) {
 	nm := s.v.Moves(p, buf)
 	if nm == 0 {
-		return s.v.TerminalValue(p)
+		return s.v.TerminalValue(p), 0
 	}
-	best := -1 << 30
+	value, distance = -1<<30, -1
 	for j := range buf[:nm] {
 		m := &buf[j]
+		mv, d := 0, 1
 		if m.Captured > 0 {
-			best = max(best, int(s.exitValue(p, m)))
-		} else {
-			best = max(best, m.Value(p, int(values[s.ix.Rank(m.Next)])))
-		}
-	}
-	return best
-}
-
-// deriveDistance returns the distance that p's moves give: 0 for value 0
-// or no moves; else the shortest (winner) or longest (loser) of its
-// value-keeping moves, a capture counting 1 and a move inside the layer
-// 1 + its child's distance.
-func (s layerVerifier) deriveDistance(p position.Position, values []int8, dist []uint16, buf *[position.MaxPits]position.Move) int {
-	v := int(values[s.ix.Rank(p)])
-	nm := s.v.Moves(p, buf)
-	if v == 0 || nm == 0 {
-		return 0
-	}
-	best := -1
-	for j := range buf[:nm] {
-		m := &buf[j]
-		value, d := 0, 1
-		if m.Captured > 0 {
-			value = int(s.exitValue(p, m))
+			mv = int(s.exitValue(p, m))
 		} else {
 			q := s.ix.Rank(m.Next)
-			value, d = m.Value(p, int(values[q])), 1+int(dist[q])
+			mv = m.Value(p, int(values[q]))
+			if dist != nil {
+				d = 1 + int(dist[q])
+			}
 		}
-		if value == v && (best < 0 || (v > 0 && d < best) || (v < 0 && d > best)) {
-			best = d
+		value = max(value, mv)
+		if mv == v && (distance < 0 || (v > 0 && d < distance) || (v < 0 && d > distance)) {
+			distance = d
 		}
 	}
-	return best
+	if v == 0 {
+		distance = 0
+	}
+	return value, distance
 }
