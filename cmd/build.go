@@ -47,7 +47,8 @@ layer; value iteration, much slower, when not even that fits) and the memory it
 needs, plus the disk the spilled graph takes;
 after it, its time, its rate and an estimate of the time the whole build still
 takes (fitted on the layers so far: a position costs more in larger layers).
-A bar is drawn too when stderr is a terminal; the summary goes to stdout.
+A bar is drawn too when stderr is a terminal; otherwise a line a minute gives
+the share of the layer done. The summary goes to stdout.
 
 --mem bounds the build's arrays (the layers below the one being built, and that
 layer's working arrays); by default it is 3/4 of the machine's memory, or of

@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mancala-solver/mancala/tablebase"
 )
@@ -34,5 +36,27 @@ func TestLayerStartSizes(t *testing.T) {
 	want := "layer 14: 4457400 positions, unsow method, needs about 35 MiB of 18 GiB, plus 5.0 MiB on disk\n"
 	if out.String() != want {
 		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}
+
+// TestLayerBarLog: off a terminal the bar writes a layer's share done at
+// most once a progressLogEvery, timed from the layer's first progress.
+func TestLayerBarLog(t *testing.T) {
+	var buf bytes.Buffer
+	b := newLayerBar(&buf, 6, 30, "build")
+	t0 := time.Date(2026, 12, 2, 19, 0, 0, 0, time.UTC)
+	if b.bar != nil {
+		t.Fatal("a bar drawn on a buffer")
+	}
+	b.log(30, 3, 300, t0)
+	b.log(30, 90, 300, t0.Add(30*time.Second))
+	b.log(30, 150, 300, t0.Add(61*time.Second))
+	b.log(30, 160, 300, t0.Add(90*time.Second))
+	b.log(31, 1, 300, t0.Add(200*time.Second))
+	b.log(31, 299, 300, t0.Add(259*time.Second))
+	b.log(31, 300, 300, t0.Add(260*time.Second))
+	want := "layer 30: 50% done after 1m1s\nlayer 31: 100% done after 1m0s\n"
+	if got := buf.String(); got != want {
+		t.Errorf("progress lines %q, want %q", got, want)
 	}
 }

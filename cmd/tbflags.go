@@ -145,21 +145,31 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// progressLogEvery is how often a layer's progress is written as a line
+// when stderr is not a terminal (a log file): a large layer takes tens of
+// minutes, and a log with nothing between its plan and done lines cannot
+// tell a slow layer from a stuck one.
+const progressLogEvery = time.Minute
+
 // layerBar shows progress over several layers as one bar on a terminal,
-// fed by the tablebase package's per-layer progress callback. It draws
-// nothing when w is not a terminal.
+// fed by the tablebase package's per-layer progress callback. When w is
+// not a terminal it draws nothing and writes instead, at most once every
+// progressLogEvery, a line with the current layer's share done.
 type layerBar struct {
-	bar   *progressbar.ProgressBar
-	pits  int
-	layer int
-	base  int64 // units of the layers below the current one
+	bar    *progressbar.ProgressBar
+	w      io.Writer
+	pits   int
+	layer  int
+	base   int64     // units of the layers below the current one
+	start  time.Time // when the current layer's first progress came
+	logged time.Time // when its last progress line was written
 }
 
 // newLayerBar returns a bar for layers 0..maxSeeds of a board with pits
 // pits a row, or one that draws nothing when w is not a terminal. A
 // resumed build starts part-way along it.
 func newLayerBar(w io.Writer, pits, maxSeeds int, what string) *layerBar {
-	b := &layerBar{pits: pits, layer: -1}
+	b := &layerBar{w: w, pits: pits, layer: -1}
 	if !isTerminal(w) {
 		return b
 	}
@@ -178,6 +188,7 @@ func newLayerBar(w io.Writer, pits, maxSeeds int, what string) *layerBar {
 // update is a tablebase progress callback.
 func (b *layerBar) update(layer int, done, total int64) {
 	if b.bar == nil {
+		b.log(layer, done, total, time.Now())
 		return
 	}
 	if layer != b.layer {
@@ -185,6 +196,20 @@ func (b *layerBar) update(layer int, done, total int64) {
 		b.bar.Describe(fmt.Sprintf("layer %d", layer))
 	}
 	_ = b.bar.Set64(b.base + done)
+}
+
+// log writes the progress line of a layer, when progressLogEvery has
+// passed since its start or its last line.
+func (b *layerBar) log(layer int, done, total int64, now time.Time) {
+	if layer != b.layer {
+		b.layer, b.start, b.logged = layer, now, now
+		return
+	}
+	if now.Sub(b.logged) < progressLogEvery || total <= 0 {
+		return
+	}
+	b.logged = now
+	fmt.Fprintf(b.w, "layer %d: %d%% done after %s\n", layer, done*100/total, now.Sub(b.start).Round(time.Second))
 }
 
 // clear removes the bar from the terminal, so that a line can be printed;

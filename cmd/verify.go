@@ -34,7 +34,8 @@ and makes the exit code non-zero.
 --from N re-derives only the layers from N up; the layers below are read and
 their checksums checked, so that a long verify can be run in parts (--from 0,
 the default, re-derives every layer). After each layer stderr shows its time
-and rate (a bar is drawn too when stderr is a terminal); the summary goes to
+and rate (a bar is drawn too when stderr is a terminal, otherwise a line a
+minute gives the share of the layer done); the summary goes to
 stdout.`,
 		Example: `  mancala verify awari
   mancala verify awari --from 28
