@@ -337,8 +337,12 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small: this layer needs at least %d", b.opts.MemBytes, base)
 	}
 	plan := b.planLower(n, int64(iterationBytes*float64(size)))
+	split := false
 	if b.useUnsow(n) {
 		plan = b.planLower(n, unsowOwnBytes(size))
+		if p, ok := b.splitScan(n); ok {
+			plan, split = p, true
+		}
 	} else if b.useForward(n) {
 		plan = b.planLower(n, forwardOwnBytes(size))
 	}
@@ -347,15 +351,16 @@ func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) 
 	if err != nil {
 		return solved{}, err
 	}
-	res, err := b.solveWith(ctx, n, size, lower)
+	res, err := b.solveWith(ctx, n, size, lower, split)
 	if err == nil && disk != nil {
 		err = disk.err()
 	}
 	return res, err
 }
 
-// solveWith is solve once the lower layers' source is chosen.
-func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerValues) (solved, error) {
+// solveWith is solve once the lower layers' source is chosen; split:
+// un-sowing with two scans (splitScan).
+func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerValues, split bool) (solved, error) {
 	if b.opts.Method == MethodUnsow && !canUnsow(b.v) {
 		return solved{}, fmt.Errorf("%s cannot be built by un-sowing (awari and oware only)", b.v.Name)
 	}
@@ -367,15 +372,7 @@ func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerV
 		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress), partitions: b.opts.Parts,
 		spillPath: b.spillPath(n)}
 	if b.useUnsow(n) {
-		s.state = make([]uint32, size) // scan writes the counts into it
-		hugepage.Advise(s.state)
-		if err := s.scan(ctx, nil); err != nil {
-			return solved{}, err
-		}
-		b.edges = s.edges
-		s.prog.reach(2 * size) // no reverse pass
-		state, err := s.propagateLayer(ctx, nil)
-		return solved{state: state, method: "unsow", rounds: s.rounds}, err
+		return b.solveUnsow(ctx, s, split)
 	}
 	// The graph method's peak (graphLayerBytes): the per-part counters
 	// with start and from while reversing, then start, from, the
@@ -408,6 +405,33 @@ func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerV
 	}
 	values, dist, err := s.iterate(ctx)
 	return solved{values: values, dist: dist, method: "iteration"}, err
+}
+
+// solveUnsow solves s's layer by un-sowing: a scan filling the exits and
+// the counts (into the propagation state), then the propagation, which
+// reads no lower layer. Split (splitScan), the exits are scanned first,
+// the lower layers then dropped from memory (the layers above read them
+// back), and the counts scanned after.
+func (b *builder) solveUnsow(ctx context.Context, s *layerSolver, split bool) (solved, error) {
+	if split {
+		s.pass = scanExits
+		if err := s.scan(ctx, nil); err != nil {
+			return solved{}, err
+		}
+		s.lower = nil
+		clear(b.lower)
+		debug.FreeOSMemory() // before the state, the largest array, is allocated
+		s.pass = scanCounts
+	}
+	s.state = make([]uint32, s.size) // scan writes the counts into it
+	hugepage.Advise(s.state)
+	if err := s.scan(ctx, nil); err != nil {
+		return solved{}, err
+	}
+	b.edges = s.edges
+	s.prog.reach(2 * s.size) // no reverse pass
+	state, err := s.propagateLayer(ctx, nil)
+	return solved{state: state, method: "unsow", rounds: s.rounds}, err
 }
 
 // useUnsow reports whether layer n is solved by un-sowing: asked for, or
@@ -573,8 +597,42 @@ func unsowOwnBytes(size int64) int64 { return int64(math.Ceil(unsowBytes * float
 // unsowMemory returns layer n's memory by un-sowing: its own arrays (its
 // values kept for the layers above included), the lower layers' share
 // (planLower), and whether some of those are read from disk.
+//
+// A layer whose scan is split (splitScan) peaks either in its first scan
+// (the exits and terminal bits beside the lower layers) or after it (the
+// propagation arrays, the lower layers dropped): own is the larger, and
+// lower is 0.
 func (b *builder) unsowMemory(n int) (own, lower int64, disk bool) {
+	if p, ok := b.splitScan(n); ok {
+		size := b.ix.Size(n)
+		return max(unsowOwnBytes(size), scanExitBytes(size)+p.bytes()), 0, false
+	}
 	return b.layerMemory(n, unsowOwnBytes)
+}
+
+// scanExitBytes is the memory of the exits-only scan of a layer of size
+// positions: its exits and terminal bits.
+func scanExitBytes(size int64) int64 { return size + (size+63)/64*8 }
+
+// splitScan reports whether layer n, by un-sowing, scans twice: the exits
+// first, with the lower layers in memory (p places them), then, the lower
+// layers dropped, the counts into the propagation state. It does when the
+// one scan for both would read lower layers from disk beside the state and
+// the exits' scan holds all it reads: through the block cache a capture's
+// child is a cache miss and a block decoded (awari's layer 30 on 2 cores
+// and an 18 GiB budget scanned about a quarter of its positions in 3.5 h,
+// layer 29, all held, took 16 min), while the second scan only generates
+// moves again. Its values are not kept (the next layer reads them back).
+func (b *builder) splitScan(n int) (p lowerPlan, ok bool) {
+	if b.s == nil || b.opts.LowerCacheBytes > 0 {
+		return lowerPlan{}, false
+	}
+	size := b.ix.Size(n)
+	if !b.planLower(n, unsowOwnBytes(size)).disk() {
+		return lowerPlan{}, false
+	}
+	p = b.placeLower(n, scanExitBytes(size), false)
+	return p, !p.disk()
 }
 
 // layerMemory returns layer n's own bytes by a method whose arrays take

@@ -51,7 +51,20 @@ type layerSolver struct {
 	terminal []uint64 // bit i: position i has no moves (the game is over)
 	edges    int64    // moves that stay in the layer, all positions together
 	keeps    int64    // of those, moves after which the mover moves again
+	pass     scanPass // what the next scan computes
 }
+
+// scanPass is what a scan computes: the exits and the counts together
+// (the zero value), or one of them, for an un-sowing layer whose scan is
+// split in two so that the lower layers, which only the exits read, are
+// in memory without the propagation state beside them (splitScan).
+type scanPass uint8
+
+const (
+	scanBoth   scanPass = iota
+	scanExits           // exit and terminal only; no counts
+	scanCounts          // the counts only, exit and terminal already filled
+)
 
 // isTerminal reports whether position i of the layer has no moves: its
 // exit is the game end, reached in 0 plies rather than by a 1-ply capture.
@@ -154,11 +167,13 @@ var errInDegree = errors.New("a position has too many predecessors for the graph
 // when indeg is not nil, counts each position's predecessors in the layer
 // from part t into indeg[t].
 func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
-	s.exit = make([]int8, s.size)
-	if s.state == nil {
+	if s.pass != scanCounts {
+		s.exit = make([]int8, s.size)
+		s.terminal = make([]uint64, (s.size+63)/64)
+	}
+	if s.state == nil && s.pass != scanExits {
 		s.count = make([]uint8, s.size)
 	}
-	s.terminal = make([]uint64, (s.size+63)/64)
 	hugepage.Advise(s.exit)
 	hugepage.Advise(s.count)
 	for _, counts := range indeg {
@@ -194,6 +209,7 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 	var exits exitBatch
 	c := s.ix.newCursor(s.n, uint64(lo))
 	inner, keep, wrapped := int64(0), int64(0), false
+	fillExits, fillCounts := s.pass != scanCounts, s.pass != scanExits
 	for i := lo; i < hi; i++ {
 		if i > lo {
 			c.next()
@@ -201,18 +217,29 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 		p := c.position()
 		nm := s.v.Moves(p, &buf)
 		if nm == 0 {
-			s.exit[i] = int8(s.v.TerminalValue(p))
-			s.setCount(i, 1)
-			s.markTerminal(i, lo, hi, termMu)
+			if fillExits {
+				s.exit[i] = int8(s.v.TerminalValue(p))
+				s.markTerminal(i, lo, hi, termMu)
+			}
+			if fillCounts {
+				s.setCount(i, 1)
+			}
 			continue
 		}
-		s.exit[i] = noExit
+		if fillExits {
+			s.exit[i] = noExit
+		}
 		captures, internal := false, uint8(0)
 		for j := range buf[:nm] {
 			m := &buf[j]
 			if m.Captured > 0 {
-				exits.add(i, p, m, s)
+				if fillExits {
+					exits.add(i, p, m, s)
+				}
 				captures = true
+				continue
+			}
+			if !fillCounts {
 				continue
 			}
 			internal++
@@ -227,6 +254,9 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 		}
 		if exits.full() {
 			exits.apply(s)
+		}
+		if !fillCounts {
+			continue
 		}
 		count := internal
 		if captures {

@@ -288,3 +288,32 @@ func TestLowerTiered(t *testing.T) {
 		})
 	}
 }
+
+// TestSplitScan: a budget in which the top layer's scan, done once beside
+// the propagation state, would read its lower layers from disk, while the
+// exits alone leave room for all of them, scans twice (splitScan) and
+// gives the same layers as the default budget.
+func TestSplitScan(t *testing.T) {
+	seeds := 11
+	if testsize.Short() {
+		seeds = 9
+	}
+	for _, name := range []string{"awari", "oware"} {
+		v := lookup(t, name)
+		t.Run(name, func(t *testing.T) {
+			ix := NewIndex(v.Pits)
+			mem := unsowOwnBytes(ix.Size(seeds)) + ix.Size(seeds-1)/2
+			b := &builder{s: &store{}, v: v, ix: ix, opts: BuildOptions{MaxSeeds: seeds, MemBytes: mem}}
+			if !b.planLower(seeds, unsowOwnBytes(ix.Size(seeds))).disk() {
+				t.Fatalf("layer %d, budget %d: one scan holds every lower layer; want some on disk", seeds, mem)
+			}
+			for n := 0; n <= seeds; n++ {
+				if _, split := b.splitScan(n); split != (n == seeds) || !b.useUnsow(n) {
+					t.Fatalf("layer %d, budget %d: split %v, un-sows %v; want split only at %d", n, mem, split, b.useUnsow(n), seeds)
+				}
+			}
+			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)
+			buildAgrees(t, v, BuildOptions{MaxSeeds: seeds, Threads: 2, MemBytes: mem}, want, "with the top layer's scan split")
+		})
+	}
+}
