@@ -154,8 +154,8 @@ func (l *layerLog) start(p tablebase.LayerPlan) {
 	if p.DiskBytes > 0 {
 		disk = fmt.Sprintf(", plus %s on disk", humanize.IBytes(uint64(p.DiskBytes)))
 	}
-	fmt.Fprintf(l.w, "layer %d: %s, %s method, needs about %s of %s%s\n", p.Seeds, plural(p.Positions, "position"),
-		p.Method, humanize.IBytes(uint64(p.MemBytes)), humanize.IBytes(uint64(p.Budget)), disk)
+	fmt.Fprintf(l.w, "layer %d: %s, %s method, needs about %s of %s%s; heap peak about %s\n", p.Seeds, plural(p.Positions, "position"),
+		p.Method, humanize.IBytes(uint64(p.MemBytes)), humanize.IBytes(uint64(p.Budget)), disk, humanize.IBytes(uint64(p.PeakBytes)))
 }
 
 func (l *layerLog) done(info tablebase.LayerInfo) {

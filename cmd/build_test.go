@@ -32,8 +32,8 @@ func TestLayerStartSizes(t *testing.T) {
 	var out strings.Builder
 	log := &layerLog{w: &out, bar: &layerBar{}}
 	log.start(tablebase.LayerPlan{Seeds: 14, Positions: 4457400, Method: "unsow",
-		MemBytes: 36909875, Budget: 19005000000, DiskBytes: 5 << 20})
-	want := "layer 14: 4457400 positions, unsow method, needs about 35 MiB of 18 GiB, plus 5.0 MiB on disk\n"
+		MemBytes: 36909875, Budget: 19005000000, DiskBytes: 5 << 20, PeakBytes: 176 << 20})
+	want := "layer 14: 4457400 positions, unsow method, needs about 35 MiB of 18 GiB, plus 5.0 MiB on disk; heap peak about 176 MiB\n"
 	if out.String() != want {
 		t.Errorf("got %q, want %q", out.String(), want)
 	}

@@ -55,6 +55,7 @@ type LayerPlan struct {
 	Method    string // "unsow", "forward", "graph", "graph-spilled" or "iteration": expected (the graph is decided after the first pass)
 	MemBytes  int64  // expected peak of the build's arrays in memory for the layer, lower layers included
 	DiskBytes int64  // expected size of the temporary file of a spilled graph (not in MemBytes), else 0
+	PeakBytes int64  // expected peak of the Go heap for the layer (heapPeak of MemBytes): the arrays, the propagation's frontier lists and heapFixed; the store's memory-mapped files are not in it
 	Budget    int64  // BuildOptions.MemBytes
 }
 
