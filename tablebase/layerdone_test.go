@@ -51,7 +51,7 @@ func TestPollStore(t *testing.T) {
 // every layer.
 func TestLayerDoneOrder(t *testing.T) {
 	v := lookup(t, "awari")
-	const maxSeeds = 12
+	const maxSeeds = 10
 	var started, doneUpTo int = -1, -1
 	inProgress := false
 	var faults []string
