@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"runtime/debug"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -111,8 +110,7 @@ func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *bui
 			return err
 		}
 	}
-	// The budget covers our arrays; let the collector work to stay near it.
-	debug.SetMemoryLimit(mem + 1<<30)
+	collectNear(mem) // the budget covers our arrays
 	dir := tbDir(opts.tb)
 	bar := newLayerBar(errOut, v.Pits, opts.maxSeeds, "build")
 	log := &layerLog{w: errOut, bar: bar, ix: tablebase.NewIndex(v.Pits), maxSeeds: opts.maxSeeds}

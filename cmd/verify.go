@@ -36,7 +36,12 @@ their checksums checked, so that a long verify can be run in parts (--from 0,
 the default, re-derives every layer). After each layer stderr shows its time
 and rate (a bar is drawn too when stderr is a terminal, otherwise a line a
 minute gives the share of the layer done); the summary goes to
-stdout.`,
+stdout.
+
+verify holds the values of every layer below the one it checks in memory
+(one byte a position), and that layer's values and distances (three bytes a
+position): about 16 GiB for layer 30 of awari or oware, so a machine with
+less memory than that cannot check such a layer.`,
 		Example: `  mancala verify awari
   mancala verify awari --from 28
   mancala verify akon --tb /data/tb --json`,
@@ -70,6 +75,7 @@ func runVerify(ctx context.Context, out, errOut io.Writer, name string, opts *ve
 	if opts.from < 0 {
 		return fmt.Errorf("--from %d: want a seed count of 0 or more", opts.from)
 	}
+	collectNear(tablebase.DefaultMemBytes())
 	dir := tbDir(opts.tb)
 	bar := newLayerBar(errOut, v.Pits, storedMax(dir, v), "verify")
 	layerDone := func(c tablebase.LayerCheck) {
