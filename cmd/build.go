@@ -144,9 +144,22 @@ type layerLog struct {
 	ix       *tablebase.Index
 	maxSeeds int
 	built    []tablebase.LayerInfo
+	now      func() time.Time // nil: time.Now
+	// running and since are the layer last started and when: a layer's
+	// done line comes when its store ends, while the next layer runs.
+	running int
+	since   time.Time
+}
+
+func (l *layerLog) clock() time.Time {
+	if l.now == nil {
+		return time.Now()
+	}
+	return l.now()
 }
 
 func (l *layerLog) start(p tablebase.LayerPlan) {
+	l.running, l.since = p.Seeds, l.clock()
 	l.bar.clear()
 	disk := ""
 	if p.DiskBytes > 0 {
@@ -158,10 +171,6 @@ func (l *layerLog) start(p tablebase.LayerPlan) {
 
 func (l *layerLog) done(info tablebase.LayerInfo) {
 	l.built = append(l.built, info)
-	var rest []int64
-	for n := info.Seeds + 1; n <= l.maxSeeds; n++ {
-		rest = append(rest, l.ix.Size(n))
-	}
 	speed := ""
 	if info.Seconds > 0 {
 		speed = ", " + rate(float64(info.Positions)/info.Seconds)
@@ -169,7 +178,24 @@ func (l *layerLog) done(info tablebase.LayerInfo) {
 	l.bar.clear()
 	fmt.Fprintf(l.w, "layer %d: done in %.1f s%s (%s, longest forced line %s); %s\n",
 		info.Seeds, info.Seconds, speed, info.Method, plural(info.MaxDistance, "ply"),
-		remainingNote(info.Seeds, l.maxSeeds, tablebase.EstimateSeconds(l.built, rest)))
+		remainingNote(info.Seeds, l.maxSeeds, l.remainingSeconds(info.Seeds)))
+}
+
+// remainingSeconds estimates the seconds the layers above done still
+// take (-1 while there is no estimate), less the time the next layer has
+// run already when it started before done's line came, but never less
+// than the layers after it.
+func (l *layerLog) remainingSeconds(done int) float64 {
+	var rest []int64
+	for n := done + 1; n <= l.maxSeeds; n++ {
+		rest = append(rest, l.ix.Size(n))
+	}
+	full := tablebase.EstimateSeconds(l.built, rest)
+	if full < 0 || len(rest) == 0 || l.running != done+1 {
+		return full
+	}
+	after := tablebase.EstimateSeconds(l.built, rest[1:])
+	return max(full-l.clock().Sub(l.since).Seconds(), after)
 }
 
 // remainingNote is the tail of a layer's done line: the layers still to

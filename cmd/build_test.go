@@ -60,3 +60,34 @@ func TestLayerBarLog(t *testing.T) {
 		t.Errorf("progress lines %q, want %q", got, want)
 	}
 }
+
+// TestRemainingDiscountsTheRunningLayer: a layer's done line comes while
+// the next layer runs (its store ends in the background), so the time
+// still to go leaves out what the running layer has done, but never
+// drops below the layers after it.
+func TestRemainingDiscountsTheRunningLayer(t *testing.T) {
+	ix := tablebase.NewIndex(6)
+	t0 := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	clock := t0
+	log := &layerLog{w: &strings.Builder{}, bar: &layerBar{}, ix: ix, maxSeeds: 12, now: func() time.Time { return clock }}
+	layer10 := tablebase.LayerInfo{Seeds: 10, Positions: ix.Size(10), Seconds: 20, Method: "unsow"}
+	built := []tablebase.LayerInfo{layer10}
+	full := tablebase.EstimateSeconds(built, []int64{ix.Size(11), ix.Size(12)})
+	after := tablebase.EstimateSeconds(built, []int64{ix.Size(12)})
+	if full <= after || after <= 0 {
+		t.Fatalf("estimates %v (layers 11, 12) and %v (layer 12): want 0 < the second < the first", full, after)
+	}
+	log.built = built
+	if got := log.remainingSeconds(10); got != full {
+		t.Errorf("before layer 11 starts: %v s to go, want %v", got, full)
+	}
+	log.start(tablebase.LayerPlan{Seeds: 11})
+	clock = t0.Add(5 * time.Second)
+	if got, want := log.remainingSeconds(10), max(full-5, after); got != want {
+		t.Errorf("layer 11 running 5 s: %v s to go, want %v", got, want)
+	}
+	clock = t0.Add(time.Duration(full) * time.Second)
+	if got := log.remainingSeconds(10); got != after {
+		t.Errorf("layer 11 running past its estimate: %v s to go, want layer 12's %v", got, after)
+	}
+}
