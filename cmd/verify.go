@@ -113,16 +113,19 @@ func storedMax(dir string, v *position.Variant) int {
 	return max(pr.MaxSeeds(), 0)
 }
 
-// verifyProgress is the stderr line of a checked layer: its time and
-// rate, or that only its checksum was checked.
+// verifyProgress is the stderr line of a checked layer: whether it
+// passed, so that a log of an interrupted verify still says, and its time
+// and rate, or that only its checksum was checked.
 func verifyProgress(c tablebase.LayerCheck) string {
 	switch {
+	case !c.OK():
+		return fmt.Sprintf("FAILED in %.1f s: %s", c.Seconds, c.Failure())
 	case !c.Rechecked:
-		return fmt.Sprintf("read in %.1f s, not re-derived (below --from)", c.Seconds)
+		return fmt.Sprintf("checksum ok, read in %.1f s, not re-derived (below --from)", c.Seconds)
 	case c.Seconds > 0:
-		return fmt.Sprintf("checked in %.1f s, %s", c.Seconds, rate(float64(c.Positions)/c.Seconds))
+		return fmt.Sprintf("ok, checked in %.1f s, %s", c.Seconds, rate(float64(c.Positions)/c.Seconds))
 	}
-	return fmt.Sprintf("checked in %.1f s", c.Seconds)
+	return fmt.Sprintf("ok, checked in %.1f s", c.Seconds)
 }
 
 func printVerify(out io.Writer, res verifyResult) {

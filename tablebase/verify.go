@@ -107,6 +107,14 @@ func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOpt
 	return checks, first
 }
 
+// Failure sums up in one line why the check failed ("" when it passed).
+func (c LayerCheck) Failure() string {
+	if c.OK() {
+		return ""
+	}
+	return describe(c)
+}
+
 // describe sums up a failed layer check in one line.
 func describe(c LayerCheck) string {
 	switch {
