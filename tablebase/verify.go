@@ -85,10 +85,10 @@ func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOpt
 			opts.LayerDone(check)
 		}
 		if !check.OK() && first == nil {
-			first = fmt.Errorf("%w: %s layer %d: %s", ErrInconsistent, v.Name, n, describe(check))
+			first = fmt.Errorf("%w: %s layer %d: %s", ErrInconsistent, v.Name, n, check.Failure())
 			if !check.ChecksumOK || check.Unreadable != "" {
 				// The stored bytes changed since the build: damage, which a repair fixes.
-				first = &DamageError{Dir: dir, Variant: v.Name, Seeds: n, Top: s.topLayer(), Detail: describe(check), Cause: first}
+				first = &DamageError{Dir: dir, Variant: v.Name, Seeds: n, Top: s.topLayer(), Detail: check.Failure(), Cause: first}
 			}
 		}
 		if check.Unreadable != "" {
@@ -109,15 +109,9 @@ func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOpt
 
 // Failure sums up in one line why the check failed ("" when it passed).
 func (c LayerCheck) Failure() string {
-	if c.OK() {
-		return ""
-	}
-	return describe(c)
-}
-
-// describe sums up a failed layer check in one line.
-func describe(c LayerCheck) string {
 	switch {
+	case c.OK():
+		return ""
 	case c.Unreadable != "":
 		return c.Unreadable
 	case c.Mismatches > 0:
