@@ -141,7 +141,7 @@ func TestVerifyDistances(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := layerVerifier{&layerSolver{v: v, ix: mem.ix, n: seeds, size: mem.ix.Size(seeds), lower: memLower(mem.layers)}}
+	s := layerVerifier{&layerSolver{v: v, ix: mem.ix, n: seeds, size: mem.ix.Size(seeds)}, memLower(mem.layers)}
 	values, dist := mem.layers[seeds], slices.Clone(mem.dists[seeds])
 	if bad, examples := s.checkRange(0, s.size, values, dist); bad != 0 {
 		t.Fatalf("%d fresh distances disagree with their moves: %v", bad, examples)

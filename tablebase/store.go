@@ -386,6 +386,7 @@ func (e *ChecksumError) Error() string {
 // loadDistances reads a whole layer's distances and checks their checksum.
 func (s *store) loadDistances(info LayerInfo) ([]uint16, error) {
 	dist := make([]uint16, info.Positions)
+	hugepage.Advise(dist)
 	for b := 0; b < info.Blocks; b++ {
 		dst := dist[int64(b)*BlockSize : min(int64(b+1)*BlockSize, info.Positions)]
 		if err := s.getDistanceBlock(info.Seeds, b, dst); err != nil {

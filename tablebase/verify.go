@@ -146,8 +146,8 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 		return check, values
 	}
 	check.Rechecked = true
-	ls := layerVerifier{&layerSolver{v: v, ix: ix, n: info.Seeds, size: size, lower: memLower(lower), threads: opts.Threads,
-		prog: newProgress(info.Seeds, size, opts.Progress)}}
+	ls := layerVerifier{&layerSolver{v: v, ix: ix, n: info.Seeds, size: size, threads: opts.Threads,
+		prog: newProgress(info.Seeds, size, opts.Progress)}, memLower(lower)}
 	dist, err := s.loadDistances(info)
 	if err != nil {
 		check.Unreadable = err.Error()
@@ -171,16 +171,47 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 
 // layerVerifier re-derives a stored layer's values and distances from its
 // moves, with the build's view of a layer (its variant, index and the
-// values of the layers below) but none of its propagation.
-type layerVerifier struct{ *layerSolver }
+// values of the layers below, all in memory: below[n] for n < the
+// layer's seeds) but none of its propagation.
+type layerVerifier struct {
+	*layerSolver
+	below memLower
+}
+
+// verifyBatch is how many positions checkRange sows before it reads their
+// children's values and distances. The reads are random over gigabytes,
+// one cache miss each, and made one after another behind each position's
+// sowing they kept the core waiting (perf on a kalah verify: 77% of its
+// time in the two loads); a batch's reads do not depend on each other, so
+// the memory system serves many of them at once.
+const verifyBatch = 64
+
+// childRead is one move of a batch: where its child's value is (the
+// child's layer and rank) and what the move adds to it.
+type childRead struct {
+	layer    []int8 // the child's layer: this one, or the lower one a capture reaches
+	rank     uint64
+	captured int8
+	again    bool // the mover moves again (kalah)
+	inLayer  bool // no seeds left the board: the child's distance counts
+}
+
+// verifyScratch is one worker's batch: its positions, their moves, and
+// the values and distances read for them.
+type verifyScratch struct {
+	moves [verifyBatch * position.MaxPits]childRead
+	count [verifyBatch]int // moves per position; 0: no moves
+	end   [verifyBatch]int // a position without moves: its end-of-game value
+	value [verifyBatch * position.MaxPits]int8
+	dist  [verifyBatch * position.MaxPits]uint16
+}
 
 // checkRange re-derives the value and, when dist is not nil, the
 // distance of each position of ranks [lo, hi) from its moves and the
 // stored values and distances (rules.md 6, the distance equations in
-// doc.go), in one pass over the moves, and returns how many values and
-// distances disagree, describing the first few.
+// doc.go), and returns how many values and distances disagree,
+// describing the first few.
 func (s layerVerifier) checkRange(lo, hi int64, values []int8, dist []uint16) (int64, []string) {
-	var buf [position.MaxPits]position.Move
 	var bad int64
 	var examples []string
 	report := func(what string) {
@@ -188,45 +219,85 @@ func (s layerVerifier) checkRange(lo, hi int64, values []int8, dist []uint16) (i
 			examples = append(examples, what)
 		}
 	}
+	b := new(verifyScratch)
 	c := s.ix.newCursor(s.n, uint64(lo))
-	for i := lo; i < hi; i++ {
-		if i > lo {
-			c.next()
+	var ps [verifyBatch]position.Position
+	for first := lo; first < hi; first += verifyBatch {
+		k := int(min(verifyBatch, hi-first))
+		for i := range k {
+			if first+int64(i) > lo {
+				c.next()
+			}
+			ps[i] = c.position()
+			s.sowBatch(b, i, ps[i], values)
 		}
-		p := c.position()
-		value, d := s.derive(p, int(values[i]), values, dist, &buf)
-		if value != int(values[i]) {
-			report(fmt.Sprintf("%s (rank %d): stored %d, its moves give %d", position.Format(s.v, p), i, values[i], value))
-		}
-		if dist != nil && d != int(dist[i]) {
-			report(fmt.Sprintf("%s (rank %d): stored distance %d, its moves give %d", position.Format(s.v, p), i, dist[i], d))
+		b.read(k, dist)
+		for i := range k {
+			r := first + int64(i)
+			value, d := b.derive(i, int(values[r]), dist != nil)
+			if value != int(values[r]) {
+				report(fmt.Sprintf("%s (rank %d): stored %d, its moves give %d", position.Format(s.v, ps[i]), r, values[r], value))
+			}
+			if dist != nil && d != int(dist[r]) {
+				report(fmt.Sprintf("%s (rank %d): stored distance %d, its moves give %d", position.Format(s.v, ps[i]), r, dist[r], d))
+			}
 		}
 	}
 	return bad, examples
 }
 
-// derive returns the value that p's moves give, from the stored values of
-// its layer and the layers below, and the distance they give to the
-// stored value v: 0 for v == 0 or no moves; else the shortest (winner) or
-// longest (loser) of the moves that keep v, a capture counting 1 and a
-// move inside the layer 1 + its child's distance (0 when dist is nil).
-func (s layerVerifier) derive(p position.Position, v int, values []int8, dist []uint16, buf *[position.MaxPits]position.Move) (value, distance int) {
-	nm := s.v.Moves(p, buf)
+// sowBatch records p's moves as entry i of the batch: each child's layer
+// and rank, or p's end-of-game value when it has no moves.
+func (s layerVerifier) sowBatch(b *verifyScratch, i int, p position.Position, values []int8) {
+	var buf [position.MaxPits]position.Move
+	nm := s.v.Moves(p, &buf)
+	b.count[i] = nm
 	if nm == 0 {
-		return s.v.TerminalValue(p), 0
+		b.end[i] = s.v.TerminalValue(p)
+		return
+	}
+	for j, m := range buf[:nm] {
+		layer := values
+		if m.Captured > 0 {
+			layer = s.below[s.n-int(m.Captured)]
+		}
+		b.moves[i*position.MaxPits+j] = childRead{layer: layer, rank: s.ix.Rank(m.Next), captured: m.Captured,
+			again: m.MovesAgain(p), inLayer: m.Captured == 0}
+	}
+}
+
+// read loads the children's values, and their distances when dist is not
+// nil, of the batch's first k positions: independent loads, one after
+// another, so that their cache misses overlap.
+func (b *verifyScratch) read(k int, dist []uint16) {
+	for i := range k {
+		for j := range b.count[i] {
+			at := i*position.MaxPits + j
+			m := &b.moves[at]
+			b.value[at] = m.layer[m.rank]
+			if dist != nil && m.inLayer {
+				b.dist[at] = dist[m.rank]
+			}
+		}
+	}
+}
+
+// derive returns the value that entry i's moves give and the distance
+// they give to the stored value v: 0 for v == 0 or no moves; else the
+// shortest (winner) or longest (loser) of the moves that keep v, a
+// capture counting 1 and a move inside the layer 1 + its child's distance
+// (withDist false: 1).
+func (b *verifyScratch) derive(i, v int, withDist bool) (value, distance int) {
+	if b.count[i] == 0 {
+		return b.end[i], 0
 	}
 	value, distance = -1<<30, -1
-	for j := range buf[:nm] {
-		m := &buf[j]
-		mv, d := 0, 1
-		if m.Captured > 0 {
-			mv = int(s.exitValue(p, m))
-		} else {
-			q := s.ix.Rank(m.Next)
-			mv = m.Value(p, int(values[q]))
-			if dist != nil {
-				d = 1 + int(dist[q])
-			}
+	for j := range b.count[i] {
+		at := i*position.MaxPits + j
+		m := &b.moves[at]
+		mv, d := position.SownValue(int(m.captured), m.again, int(b.value[at])), 1
+		if withDist && m.inLayer {
+			d = 1 + int(b.dist[at])
 		}
 		value = max(value, mv)
 		if mv == v && (distance < 0 || (v > 0 && d < distance) || (v < 0 && d > distance)) {
