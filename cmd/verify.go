@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -16,6 +17,7 @@ type verifyOptions struct {
 	tb      string
 	threads int
 	from    int
+	to      int
 	json    bool
 }
 
@@ -41,9 +43,12 @@ stdout.
 verify holds the values of every layer below the one it checks in memory
 (one byte a position), and that layer's values and distances (three bytes a
 position): about 16 GiB for layer 30 of awari or oware, so a machine with
-less memory than that cannot check such a layer.`,
+less memory than that cannot check such a layer. verify works out that need
+before it reads anything and stops at once, naming the layers that fit, when the
+machine has less; --to N then checks layers 0..N only.`,
 		Example: `  mancala verify awari
   mancala verify awari --from 28
+  mancala verify oware --to 26
   mancala verify akon --tb /data/tb --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -52,6 +57,7 @@ less memory than that cannot check such a layer.`,
 	})
 	c.Flags().IntVar(&opts.threads, "threads", runtime.NumCPU(), "worker threads")
 	c.Flags().IntVar(&opts.from, "from", 0, "re-derive the layers from N seeds up; below N check checksums only")
+	c.Flags().IntVar(&opts.to, "to", 0, "check the layers up to N seeds only (0: up to the top)")
 	addTBFlag(c, &opts.tb)
 	addJSONFlag(c, &opts.json)
 	return c
@@ -75,16 +81,23 @@ func runVerify(ctx context.Context, out, errOut io.Writer, name string, opts *ve
 	if opts.from < 0 {
 		return fmt.Errorf("--from %d: want a seed count of 0 or more", opts.from)
 	}
+	if opts.to < 0 {
+		return fmt.Errorf("--to %d: want a seed count of 1 or more (0: up to the top)", opts.to)
+	}
 	collectNear(tablebase.DefaultMemBytes())
 	dir := tbDir(opts.tb)
-	bar := newLayerBar(errOut, v.Pits, storedMax(dir, v), "verify")
+	top := storedMax(dir, v)
+	bar := newLayerBar(errOut, v.Pits, top, "verify")
 	layerDone := func(c tablebase.LayerCheck) {
 		bar.clear()
 		fmt.Fprintf(errOut, "layer %d: %s\n", c.Seeds, verifyProgress(c))
 	}
-	checks, verr := tablebase.Verify(ctx, dir, v, tablebase.VerifyOptions{Threads: opts.threads, From: opts.from,
+	checks, verr := tablebase.Verify(ctx, dir, v, tablebase.VerifyOptions{Threads: opts.threads, From: opts.from, To: opts.to,
 		Progress: bar.update, LayerDone: layerDone})
 	bar.finish()
+	if mem := (*tablebase.MemoryError)(nil); errors.As(verr, &mem) {
+		return memoryHint(mem)
+	}
 	if len(checks) == 0 && verr == nil {
 		verr = tablebase.Missing(dir, v)
 	}
@@ -97,9 +110,18 @@ func runVerify(ctx context.Context, out, errOut io.Writer, name string, opts *ve
 			return err
 		}
 	} else {
-		printVerify(out, res)
+		printVerify(out, res, opts.to > 0 && opts.to < top)
 	}
 	return verr
+}
+
+// memoryHint adds to a verify too large for the machine the flag that
+// checks what fits.
+func memoryHint(mem *tablebase.MemoryError) error {
+	if mem.Fits < 0 {
+		return fmt.Errorf("verify: %w", mem)
+	}
+	return fmt.Errorf("verify: %w: check them with --to %d", mem, mem.Fits)
 }
 
 // storedMax returns the last complete layer in dir, for sizing the bar
@@ -128,7 +150,9 @@ func verifyProgress(c tablebase.LayerCheck) string {
 	return fmt.Sprintf("ok, checked in %.1f s", c.Seconds)
 }
 
-func printVerify(out io.Writer, res verifyResult) {
+// printVerify prints the summary; short says the check stopped below the
+// top layer (--to).
+func printVerify(out io.Writer, res verifyResult, short bool) {
 	for _, c := range res.Layers {
 		if c.OK() {
 			what := "ok"
@@ -151,7 +175,10 @@ func printVerify(out io.Writer, res verifyResult) {
 			fmt.Fprintf(out, "    %s\n", e)
 		}
 	}
-	if res.OK {
+	switch {
+	case res.OK && short:
+		fmt.Fprintf(out, "%s: layers 0..%d verified%s; the layers above were not checked (--to)\n", res.Variant, len(res.Layers)-1, fromNote(res))
+	case res.OK:
 		fmt.Fprintf(out, "%s: all %s verified%s\n", res.Variant, plural(len(res.Layers), "layer"), fromNote(res))
 	}
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"io"
+	"strings"
 	"runtime/debug"
 	"testing"
 
@@ -44,5 +45,19 @@ func TestVerifyProgressSaysTheOutcome(t *testing.T) {
 		if got := verifyProgress(tc.check); got != tc.want {
 			t.Errorf("verifyProgress(%+v) = %q, want %q", tc.check, got, tc.want)
 		}
+	}
+}
+
+// TestMemoryHintNamesTheFlag: a verify too large for the machine says
+// which --to checks what fits, and says nothing of the flag when not even
+// layer 0 fits.
+func TestMemoryHintNamesTheFlag(t *testing.T) {
+	mem := &tablebase.MemoryError{Seeds: 30, Need: 17 << 30, Have: 16 << 30, Fits: 29}
+	if got, want := memoryHint(mem).Error(), "verify: "+mem.Error()+": check them with --to 29"; got != want {
+		t.Errorf("memoryHint = %q, want %q", got, want)
+	}
+	mem.Fits = -1
+	if got := memoryHint(mem).Error(); strings.Contains(got, "--to") {
+		t.Errorf("memoryHint with nothing that fits = %q, want no --to", got)
 	}
 }

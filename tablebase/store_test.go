@@ -156,6 +156,32 @@ func TestVerifyFrom(t *testing.T) {
 	}
 }
 
+// TestVerifyTo: To stops the check at a layer (a damaged layer above it
+// is not this check's), and a check that needs more memory than there is
+// fails before it reads anything, naming the layers that fit.
+func TestVerifyTo(t *testing.T) {
+	v := lookup(t, "awari")
+	dir := build(t, v, 9, MethodAuto)
+	rewriteBlock(t, dir, v, 9, 0, func(blk []int8) { blk[5] = 7 - blk[5] })
+	checks, err := Verify(context.Background(), dir, v, VerifyOptions{To: 8})
+	if err != nil || len(checks) != 9 {
+		t.Fatalf("Verify To 8 = %d checks, %v; want 9 and no error (the damage is in layer 9)", len(checks), err)
+	}
+	ix := NewIndex(v.Pits)
+	need := VerifyMemBytes(ix, 9)
+	if want := 3*ix.Size(9) + ix.Size(8) + 31824 + 12376 + 4368 + 1365 + 364 + 78 + 12 + 1; need != want {
+		t.Fatalf("VerifyMemBytes(9) = %d, want %d", need, want)
+	}
+	var mem *MemoryError
+	_, err = Verify(context.Background(), dir, v, VerifyOptions{MemBytes: VerifyMemBytes(ix, 7)})
+	if !errors.As(err, &mem) || mem.Seeds != 9 || mem.Need != need || mem.Fits != 7 {
+		t.Fatalf("Verify with memory for layers 0..7: %v, want a MemoryError for layer 9 naming 7 as the top that fits", err)
+	}
+	if checks, err := Verify(context.Background(), dir, v, VerifyOptions{To: 7, MemBytes: VerifyMemBytes(ix, 7)}); err != nil || len(checks) != 8 {
+		t.Fatalf("Verify To 7 with its memory = %d checks, %v; want 8, no error", len(checks), err)
+	}
+}
+
 func TestVerifyUndecodableBlock(t *testing.T) {
 	v := lookup(t, "akon")
 	dir := build(t, v, 5, MethodAuto)

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -37,6 +39,13 @@ type VerifyOptions struct {
 	// only (their values are what the layers above are checked against),
 	// so that a long verify can be split in parts. 0: every layer.
 	From int
+	// To is the highest layer checked; 0: the top complete layer. A
+	// machine with too little memory for the top layer (VerifyMemBytes)
+	// can check the layers below it.
+	To int
+	// MemBytes is the memory verify may use; 0: MachineMemBytes (a test
+	// sets it to see the check refuse).
+	MemBytes int64
 	// LayerDone, when not nil, is called with each layer's check as it
 	// ends.
 	LayerDone func(LayerCheck)
@@ -54,7 +63,9 @@ var ErrInconsistent = errors.New("tablebase is inconsistent")
 // wrapping ErrInconsistent that names the first failing layer and
 // position when any check fails, or a *DamageError (ErrDamaged) for
 // damaged files or metadata, which says how to repair them; the layers
-// above a damaged one are not checked. The equations hold for the true
+// above a damaged one are not checked; or, before anything is read, a
+// *MemoryError when the layers up to opts.To (VerifyMemBytes) need more
+// memory than the machine has. The equations hold for the true
 // values but also for some wrong ones inside cycles; the tests compare
 // the values themselves with independent references.
 func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOptions) ([]LayerCheck, error) {
@@ -70,10 +81,20 @@ func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOpt
 	}
 	opts.Threads = withDefaults(BuildOptions{Threads: opts.Threads}).Threads
 	ix := NewIndex(v.Pits)
+	layers := complete(infos)
+	if opts.To > 0 && opts.To < len(layers) {
+		layers = layers[:opts.To+1]
+		if dmg := (*DamageError)(nil); errors.As(damage, &dmg) && dmg.Seeds > opts.To {
+			damage = nil // a damaged layer above To is not this check's
+		}
+	}
+	if err := checkVerifyMemory(ix, len(layers)-1, opts.MemBytes); err != nil {
+		return nil, err
+	}
 	var checks []LayerCheck
 	var first error
 	var lower [][]int8
-	for n, info := range complete(infos) {
+	for n, info := range layers {
 		start := time.Now()
 		check, values := verifyLayer(ctx, s, v, ix, info, lower, opts)
 		if err := ctx.Err(); err != nil {
@@ -97,7 +118,7 @@ func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOpt
 		lower = append(lower, values)
 	}
 	var dmg *DamageError
-	if errors.As(damage, &dmg) && len(checks) == len(infos) {
+	if errors.As(damage, &dmg) && len(checks) == len(layers) {
 		// The metadata of layer dmg.Seeds is damaged: nothing above it is served.
 		checks = append(checks, LayerCheck{Seeds: dmg.Seeds, Positions: ix.Size(dmg.Seeds), Unreadable: dmg.Detail})
 	}
@@ -105,6 +126,51 @@ func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOpt
 		first = damage
 	}
 	return checks, first
+}
+
+// VerifyMemBytes is the memory, in bytes, that verifying layers 0..top
+// needs at its peak, while it checks the top one: one byte a position for
+// the values of every layer below, three for the top layer's values and
+// distances (about 16 GiB for top 30 of a 12-pit game; the Go runtime
+// adds its own share, 10% measured).
+func VerifyMemBytes(ix *Index, top int) int64 {
+	need := 3 * ix.Size(top)
+	for n := range top {
+		need += ix.Size(n)
+	}
+	return need
+}
+
+// MemoryError is Verify's refusal to start a check that cannot fit in the
+// machine's memory: layer Seeds needs Need bytes (VerifyMemBytes), Have
+// are there, and layers 0..Fits fit (Fits -1: not even layer 0).
+type MemoryError struct {
+	Seeds      int
+	Need, Have int64
+	Fits       int
+}
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("checking layer %d needs about %s of memory (the layers below it, one byte a position, and its values and distances, three), more than the %s there are; layers 0..%d fit",
+		e.Seeds, humanize.IBytes(uint64(e.Need)), humanize.IBytes(uint64(e.Have)), e.Fits)
+}
+
+// checkVerifyMemory returns a *MemoryError when verifying layers 0..top
+// needs more than have bytes (0: MachineMemBytes; unknown: no check), so
+// that a verify too large for the machine fails at once rather than when
+// the system runs out of memory hours later.
+func checkVerifyMemory(ix *Index, top int, have int64) error {
+	if have == 0 {
+		have = MachineMemBytes()
+	}
+	if have <= 0 || top < 0 || VerifyMemBytes(ix, top) <= have {
+		return nil
+	}
+	fits := top - 1
+	for fits >= 0 && VerifyMemBytes(ix, fits) > have {
+		fits--
+	}
+	return &MemoryError{Seeds: top, Need: VerifyMemBytes(ix, top), Have: have, Fits: fits}
 }
 
 // Failure sums up in one line why the check failed ("" when it passed).
