@@ -44,24 +44,28 @@ func Stats(dir string, v *position.Variant) ([]LayerStats, error) {
 	defer s.close()
 	var out []LayerStats
 	for _, info := range complete(infos) {
-		values, err := s.loadLayer(info)
+		// Block by block: a layer of 3 G positions is not held at once,
+		// so stats can run beside a build without taking its memory.
+		var counts [256]int64
+		err := s.scanLayer(info, func(block []int8) {
+			for _, x := range block {
+				counts[uint8(x)]++
+			}
+		})
 		if err != nil {
 			return out, err
 		}
-		out = append(out, summarise(info, values))
+		out = append(out, summarise(info, &counts))
 	}
 	return out, nil
 }
 
-// summarise counts a layer's values.
-func summarise(info LayerInfo, values []int8) LayerStats {
+// summarise sums up a layer from its values' counts (counts[uint8(x)]:
+// how many positions have value x).
+func summarise(info LayerInfo, counts *[256]int64) LayerStats {
 	st := LayerStats{Seeds: info.Seeds, Positions: info.Positions, StoredBytes: info.StoredBytes,
 		InnerMoves: info.InnerMoves, Method: info.Method, Seconds: info.Seconds,
 		Checksum: info.Checksum, DistanceChecksum: info.DistanceChecksum, MaxDistance: info.MaxDistance}
-	var counts [256]int64
-	for _, x := range values {
-		counts[uint8(x)]++
-	}
 	for x := -128; x < 128; x++ {
 		c := counts[uint8(int8(x))]
 		if c == 0 {

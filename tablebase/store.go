@@ -359,11 +359,34 @@ func (s *store) loadLayer(info LayerInfo) ([]int8, error) {
 	return values, s.checkValues(info, values)
 }
 
+// scanLayer hands each block of a layer's values to fn in rank order,
+// one block in memory at a time (fn must not keep it), then checks the
+// layer's checksum as loadLayer does: for reading a whole layer in
+// bounded memory (Stats).
+func (s *store) scanLayer(info LayerInfo, fn func(block []int8)) error {
+	buf := make([]int8, BlockSize)
+	h := xxhash.New()
+	for b := 0; b < info.Blocks; b++ {
+		dst := buf[:min(BlockSize, info.Positions-int64(b)*BlockSize)]
+		if err := s.getBlock(info.Seeds, b, dst); err != nil {
+			return err
+		}
+		_, _ = h.Write(int8Bytes(dst))
+		fn(dst)
+	}
+	return s.checkSum(info, h.Sum64())
+}
+
 // checkValues returns the damage (a *DamageError whose Cause is a
 // *ChecksumError) when a layer's values do not match its checksum, else
 // nil.
 func (s *store) checkValues(info LayerInfo, values []int8) error {
-	if sum := xxhash.Sum64(int8Bytes(values)); sum != info.Checksum {
+	return s.checkSum(info, xxhash.Sum64(int8Bytes(values)))
+}
+
+// checkSum is checkValues for the values' xxHash64 sum.
+func (s *store) checkSum(info LayerInfo, sum uint64) error {
+	if sum != info.Checksum {
 		cause := &ChecksumError{Seeds: info.Seeds, Got: sum, Want: info.Checksum}
 		dmg := s.damage(info.Seeds, fmt.Sprintf("its values have checksum %016x, its build recorded %016x", sum, info.Checksum)).(*DamageError)
 		dmg.Cause = cause

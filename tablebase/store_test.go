@@ -404,6 +404,19 @@ func childBuild(dir string) {
 	fmt.Println("finished without being killed")
 }
 
+// TestStatsFindsAChangedValue: Stats reads a layer block by block and
+// still checks the whole layer's checksum, so one value changed in its
+// second block is damage.
+func TestStatsFindsAChangedValue(t *testing.T) {
+	v := lookup(t, "awari")
+	dir := build(t, v, 8, MethodAuto)
+	rewriteBlock(t, dir, v, 8, 1, func(blk []int8) { blk[99] = 7 - blk[99] })
+	layers, err := Stats(dir, v)
+	if !errors.Is(err, ErrDamaged) || len(layers) != 8 {
+		t.Fatalf("Stats after a changed value in layer 8: %d layers, %v; want 8 and ErrDamaged", len(layers), err)
+	}
+}
+
 // TestStatsSignature: each layer's checksums in Stats are those of the
 // values and distances read back from the store, recomputed here, and its
 // longest distance is the largest distance read back.
@@ -434,6 +447,20 @@ func TestStatsSignature(t *testing.T) {
 		maxDist := 0
 		for _, d := range dist {
 			maxDist = max(maxDist, int(d))
+		}
+		var wins, draws, losses int64
+		for _, x := range values {
+			switch {
+			case x > 0:
+				wins++
+			case x < 0:
+				losses++
+			default:
+				draws++
+			}
+		}
+		if st.Wins != wins || st.Draws != draws || st.Losses != losses {
+			t.Errorf("layer %d: stats %d/%d/%d wins/draws/losses, values read back %d/%d/%d", st.Seeds, st.Wins, st.Draws, st.Losses, wins, draws, losses)
 		}
 		if st.Checksum != xxhash.Sum64(int8Bytes(values)) || st.DistanceChecksum != distanceChecksum(dist) || st.MaxDistance != maxDist {
 			t.Errorf("layer %d: stats %016x %016x %d, read back %016x %016x %d", st.Seeds, st.Checksum, st.DistanceChecksum,
