@@ -12,7 +12,7 @@ func (v *Variant) MoveFrom(p Position, pit int) (m Move, ok bool) {
 	if v.Feed == FeedIfPossible || pit == PassPit || pit < 1 || pit > v.Pits {
 		return v.moveFromAll(p, pit)
 	}
-	if v.OneEachEnds && RowSeeds(p.Own) == 1 && RowSeeds(p.Opp) == 1 || v.EmptyRowEnds && p.Opp == 0 {
+	if v.overByRows(p) {
 		return Move{}, false // the game is over: Moves lists nothing
 	}
 	o := pit - 1
@@ -39,4 +39,11 @@ func (v *Variant) moveFromAll(p Position, pit int) (Move, bool) {
 		}
 	}
 	return Move{}, false
+}
+
+// overByRows reports whether the game is over in p by a rule that reads
+// only the rows, before any move is tried: djenon's one seed each
+// (rules.md 4.5) and kalah's empty row (docs/kalah.md).
+func (v *Variant) overByRows(p Position) bool {
+	return v.OneEachEnds && RowSeeds(p.Own) == 1 && RowSeeds(p.Opp) == 1 || v.EmptyRowEnds && p.Opp == 0
 }

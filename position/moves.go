@@ -23,7 +23,7 @@ func (m Move) IsPass() bool { return m.Pit == PassPit }
 // pass. Zero moves means the game is over (see Shares); repetition is not
 // considered here, since it depends on history.
 func (v *Variant) Moves(p Position, out *[MaxPits]Move) int {
-	if v.OneEachEnds && RowSeeds(p.Own) == 1 && RowSeeds(p.Opp) == 1 || v.EmptyRowEnds && p.Opp == 0 {
+	if v.overByRows(p) {
 		return 0
 	}
 	if n := v.legalMoves(p, out); n > 0 {

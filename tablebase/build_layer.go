@@ -40,6 +40,11 @@ type layerSolver struct {
 	partitions int
 	rounds     int // propagation rounds so far: one a distance level of a threshold
 
+	// unranker is the layer's table-assisted Unrank for un-sowing, made
+	// once (its table is at most 16 MB) and read by every worker.
+	unranker     *layerUnranker
+	unrankerOnce sync.Once
+
 	// Filled by scan: the best value among the moves that capture (they
 	// leave the layer) or the terminal value, else noExit; and the number
 	// of moves that stay in the layer, plus one for the exit group.
@@ -65,6 +70,12 @@ const (
 	scanExits           // exit and terminal only; no counts
 	scanCounts          // the counts only, exit and terminal already filled
 )
+
+// layerUnranker returns the layer's unranker, making it on first use.
+func (s *layerSolver) layerUnranker() *layerUnranker {
+	s.unrankerOnce.Do(func() { s.unranker = s.ix.newLayerUnranker(s.n) })
+	return s.unranker
+}
 
 // isTerminal reports whether position i of the layer has no moves: its
 // exit is the game end, reached in 0 plies rather than by a 1-ply capture.
