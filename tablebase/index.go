@@ -39,6 +39,9 @@ type Index struct {
 	pits int // pits a row
 	// term[i*stride+x] = C(x+i, i+1): bar i's term when ring pits 0..i hold x seeds.
 	term []uint64
+	// wide[i][x] is term[i*stride+x], each row padded to 256 entries so
+	// that Rank's look-ups by a byte need no bounds checks.
+	wide *[maxRing - 1][256]uint64
 }
 
 // stride is the row length of Index.term: prefix sums run 0..maxLayer.
@@ -49,10 +52,11 @@ func NewIndex(pits int) *Index {
 	if pits < 1 || pits > position.MaxPits {
 		panic(fmt.Sprintf("tablebase: NewIndex(%d): want 1..%d pits a row", pits, position.MaxPits))
 	}
-	ix := &Index{ring: 2 * pits, pits: pits, term: make([]uint64, (2*pits-1)*stride)}
+	ix := &Index{ring: 2 * pits, pits: pits, term: make([]uint64, (2*pits-1)*stride), wide: new([maxRing - 1][256]uint64)}
 	for i := 0; i < ix.ring-1; i++ {
 		for x := 0; x <= maxLayer; x++ {
 			ix.term[i*stride+x] = binomial(x+i, i+1)
+			ix.wide[i][x] = ix.term[i*stride+x]
 		}
 	}
 	return ix
@@ -94,6 +98,9 @@ const lsb = 0x0101010101010101
 // It is the hot path of the build: two multiplications give every prefix
 // sum, then one table look-up per pit but the last.
 func (ix *Index) Rank(p position.Position) uint64 {
+	if ix.pits == 6 {
+		return ix.rank6(p.Own, p.Opp)
+	}
 	own := p.Own * lsb // byte i: Own pits 1..i+1
 	opp := p.Opp * lsb
 	t := ix.term
@@ -107,6 +114,19 @@ func (ix *Index) Rank(p position.Position) uint64 {
 		r += t[base+i*stride+total+int(opp>>(8*uint(i))&0xff)]
 	}
 	return r
+}
+
+// rank6 is Rank for 6 pits a row (every game but akon), unrolled: the
+// loops over a row cost as much as the look-ups.
+func (ix *Index) rank6(own, opp uint64) uint64 {
+	t := ix.wide
+	own *= lsb
+	opp *= lsb
+	total := uint8(own >> 40)
+	return t[0][uint8(own)] + t[1][uint8(own>>8)] + t[2][uint8(own>>16)] +
+		t[3][uint8(own>>24)] + t[4][uint8(own>>32)] + t[5][total] +
+		t[6][total+uint8(opp)] + t[7][total+uint8(opp>>8)] + t[8][total+uint8(opp>>16)] +
+		t[9][total+uint8(opp>>24)] + t[10][total+uint8(opp>>32)]
 }
 
 // ownRank is the part of Rank that the mover's row contributes: Rank(p) =

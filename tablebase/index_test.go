@@ -193,3 +193,20 @@ func BenchmarkUnrank(b *testing.B) {
 	}
 	_ = sink
 }
+
+func BenchmarkLayerUnrank(b *testing.B) {
+	ix := NewIndex(6)
+	const n = 20
+	u := ix.newLayerUnranker(n)
+	rs := make([]uint64, 1024)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range rs {
+		rs[i] = rng.Uint64N(uint64(ix.Size(n)))
+	}
+	b.ResetTimer()
+	var sink uint64
+	for i := 0; i < b.N; i++ {
+		sink += u.unrank(rs[i&1023]).Own
+	}
+	_ = sink
+}
