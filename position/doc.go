@@ -35,6 +35,11 @@
 //
 // # Moves and values
 //
+// Variant.AppendUnsown goes the other way for awari and oware: the
+// positions from which a quiet move (legal, capturing nothing) leads to a
+// given one, the lap table inverted; the tablebase's retrograde analysis
+// walks a layer backwards with it.
+//
 // Variant.Moves lists legal moves with the positions they lead to; a mover
 // who must pass has one move, the pass; no moves means the game is over and
 // Variant.Shares gives the seeds each side takes. Values (rules.md section

@@ -115,9 +115,11 @@
 // longest of awari to 13 seeds is 104 plies).
 //
 // Romein and Bal generate predecessors with un-moves. For awari and oware
-// this package does too (build_unsow.go: a move inside a layer captures
-// nothing, so its un-move takes one seed back from each pit the sowing
-// filled; every candidate is checked by playing its one move forward), and
+// this package does too (build_unsow.go, with position.Variant.AppendUnsown:
+// a move inside a layer captures nothing, so its un-move subtracts the
+// lap table's entry of the sowing from the rows and puts the seeds back
+// in the origin; the capture and feeding rules then decide, as forward,
+// whether that move is quiet and legal), and
 // a layer then needs about 5 bytes a position while it propagates (exit,
 // the terminal bits and the 4-byte propagation state: count, value,
 // distance, written by the first pass directly) and about 6 while it is
