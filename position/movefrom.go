@@ -5,9 +5,8 @@ package position
 // pit up in Moves(p), but sows only that pit where the rules let one
 // move's legality be decided alone: every rule but FeedIfPossible (whose
 // non-feeding moves are legal only when no move feeds, rules.md 3.4) and a
-// pass (legal only when no pit move is). The tablebase's un-sowing checks
-// each predecessor candidate this way, one sowing instead of a whole move
-// generation.
+// pass (legal only when no pit move is). AppendUnsown checks an un-sown
+// candidate with it where legality depends on the other moves.
 func (v *Variant) MoveFrom(p Position, pit int) (m Move, ok bool) {
 	if v.Feed == FeedIfPossible || pit == PassPit || pit < 1 || pit > v.Pits {
 		return v.moveFromAll(p, pit)
