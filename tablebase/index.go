@@ -119,14 +119,24 @@ func (ix *Index) Rank(p position.Position) uint64 {
 // rank6 is Rank for 6 pits a row (every game but akon), unrolled: the
 // loops over a row cost as much as the look-ups.
 func (ix *Index) rank6(own, opp uint64) uint64 {
+	sums := own * lsb
+	return ix.ownRank6(sums) + ix.oppRank6(opp*lsb, uint8(sums>>40))
+}
+
+// ownRank6 is ownRank for 6 pits a row, from the row's prefix sums (the
+// row times lsb).
+func (ix *Index) ownRank6(sums uint64) uint64 {
 	t := ix.wide
-	own *= lsb
-	opp *= lsb
-	total := uint8(own >> 40)
-	return t[0][uint8(own)] + t[1][uint8(own>>8)] + t[2][uint8(own>>16)] +
-		t[3][uint8(own>>24)] + t[4][uint8(own>>32)] + t[5][total] +
-		t[6][total+uint8(opp)] + t[7][total+uint8(opp>>8)] + t[8][total+uint8(opp>>16)] +
-		t[9][total+uint8(opp>>24)] + t[10][total+uint8(opp>>32)]
+	return t[0][uint8(sums)] + t[1][uint8(sums>>8)] + t[2][uint8(sums>>16)] +
+		t[3][uint8(sums>>24)] + t[4][uint8(sums>>32)] + t[5][uint8(sums>>40)]
+}
+
+// oppRank6 is oppRank for 6 pits a row, from the opponent's prefix sums
+// and the mover's seeds.
+func (ix *Index) oppRank6(sums uint64, ownSeeds uint8) uint64 {
+	t := ix.wide
+	return t[6][ownSeeds+uint8(sums)] + t[7][ownSeeds+uint8(sums>>8)] + t[8][ownSeeds+uint8(sums>>16)] +
+		t[9][ownSeeds+uint8(sums>>24)] + t[10][ownSeeds+uint8(sums>>32)]
 }
 
 // ownRank is the part of Rank that the mover's row contributes: Rank(p) =
@@ -135,6 +145,9 @@ func (ix *Index) rank6(own, opp uint64) uint64 {
 // ranks a child from these parts, most of them fixed across a run of
 // positions.
 func (ix *Index) ownRank(row uint64) uint64 {
+	if ix.pits == 6 {
+		return ix.ownRank6(row * lsb)
+	}
 	own := row * lsb
 	t := ix.term
 	var r uint64
@@ -147,6 +160,9 @@ func (ix *Index) ownRank(row uint64) uint64 {
 // oppRank is the part of Rank that the opponent's row contributes beside
 // a mover's row of ownSeeds seeds (see ownRank).
 func (ix *Index) oppRank(row uint64, ownSeeds int) uint64 {
+	if ix.pits == 6 {
+		return ix.oppRank6(row*lsb, uint8(ownSeeds))
+	}
 	opp := row * lsb
 	t := ix.term
 	base := ix.pits*stride + ownSeeds
