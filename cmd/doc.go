@@ -40,4 +40,12 @@
 //     Use starts with POS or VARIANT, and every --variant flag, complete to
 //     variant names, with no code in the command.
 //   - --json: addJSONFlag; writeJSON for one document.
+//
+// # The command reference
+//
+// docs/cli.md is generated from this tree's help texts by
+// internal/cmd/gendocs; after changing a Short, Long, Example or flag
+// text, run `go generate ./cmd` (its test fails on a stale page).
 package cmd
+
+//go:generate go run ../internal/cmd/gendocs ../docs/cli.md
