@@ -55,8 +55,8 @@ A tablebase is used from --tb DIR, or else from the default directory when one
 is there; for endgames beyond it a small one is built in memory, once, and its
 build counts in --time. When a search stops short of a proof and no tablebase on
 disk serves the variant, a note on stderr says how to get a proof where the
-tablebase that brings one is known (kalah, kalah-6x5, kalah-std): the build command, what
-the build and the proof took (README "Kalah").
+tablebase that brings one is known (kalah, kalah-6x5, kalah-std): the build command,
+and where the build's and the proof's measured cost is (docs/performance.md).
 
 --progress prints a line on stderr for each deeper iteration of the search:
 its depth, its value (an estimate until the proven bounds meet), the proven
