@@ -17,7 +17,7 @@ import (
 // TestPlayJSONIsAPIPlay: `play --json` and /api/play answer one object for
 // the same line (notation.md), forced passes included as moves of their
 // own whether typed or not: a player who must pass at the start, passes in
-// the middle of a principal variation (djenon-aboure's, from README), and
+// the middle of a principal variation (djenon-aboure's start position's), and
 // a game that ends.
 func TestPlayJSONIsAPIPlay(t *testing.T) {
 	answers, err := web.NewAnswers(oracle.Config{Threads: 1, HashMiB: 1})

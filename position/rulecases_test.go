@@ -6,7 +6,7 @@ import (
 	"github.com/mancala-solver/mancala/position/reference"
 )
 
-// Cases that rules.md leaves open, decided as README.md says; each is
+// Cases that rules.md leaves open, decided as its section 7 says; each is
 // checked against the reference implementation too.
 
 // djenon-aboure: player 1's only playable pit (7 seeds) relays forever, so

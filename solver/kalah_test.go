@@ -105,7 +105,7 @@ func kalahPlayout(v *position.Variant, rng *rand.Rand) (position.Position, bool)
 // plain-minimax test above ties the small ones to the definition.
 // Kalah(6,3) = +2 and Kalah(6,4) = +10, their published values, and
 // Kalah(6,4) = +8 under the standard rule (Rawlings 2015) take seconds to
-// minutes and are measured, not tested (README.md).
+// minutes and are measured, not tested (docs/performance.md).
 func TestKalahStartValues(t *testing.T) {
 	want := map[string]int{"kalah-1x1": 0, "kalah-2x2": -2, "kalah-3x3": 2, "kalah-4x2": 6, "kalah-6x1": 2,
 		"kalah-std-1x1": 0, "kalah-std-3x3": 2, "kalah-std-4x2": 6}

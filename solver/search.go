@@ -52,8 +52,9 @@ type Options struct {
 	// tablebase of the variant's position.Variant.NeutralTwin (oware), and
 	// a position it holds is estimated by its value there, with no search
 	// below it and never as proven. The two games differ only where a
-	// position repeats, so the value is a close estimate (README, "The
-	// horizon estimate"). Ignored for other variants and without Play.
+	// position repeats, so the value is a close estimate
+	// (docs/solver-design.md, "Searching for play"). Ignored for other
+	// variants and without Play.
 	EstimateTablebase Tablebase
 }
 
