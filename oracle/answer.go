@@ -111,7 +111,7 @@ type Answer struct {
 	// the plies to the exit that realises Value: the capture (one ply) or
 	// the game end (none) that playing the value-keeping moves reaches,
 	// the winner taking the shortest way and the loser the longest; 0 for
-	// a value of 0 (tablebase/doc.go, "Distance"). nil otherwise.
+	// a value of 0 (docs/tablebase-design.md, "Distance"). nil otherwise.
 	Distance *int `json:"distance,omitempty"`
 	// Search statistics, where a search ran.
 	Depth          int     `json:"depth"`

@@ -90,8 +90,8 @@ var featureNames = [nFeatures]string{"tempo", "row-diff", "capture", "threat", "
 //
 // (least squares over positions of 10 to 18 seeds, sampled from random
 // playouts of oware, against their exact values in an oware tablebase of
-// 18 seeds; the test prints these lines). See doc.go, "The horizon
-// estimate".
+// 18 seeds; the test prints these lines). See docs/solver-design.md,
+// "The horizon estimate".
 var tunedWeights = [nFeatures]float64{
 	-0.3804, // tempo
 	-0.1222, // row-diff

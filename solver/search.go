@@ -42,8 +42,8 @@ type Options struct {
 	// cross lines (a node with earlier positions of its layer before it
 	// also takes the estimates of its board entry and leaves its own
 	// there, so that transpositions within a layer share more than proven
-	// bounds and moves; doc.go, "Repetitions and the transposition
-	// table"), and nodes within two plies of the horizon neither probe
+	// bounds and moves; docs/solver-design.md, "Repetitions and the
+	// transposition table"), and nodes within two plies of the horizon neither probe
 	// nor fill the table, which saves a cache miss on most nodes. It
 	// never changes a proven value; proofs may take longer.
 	Play bool

@@ -20,7 +20,7 @@ import (
 	"github.com/mancala-solver/mancala/position"
 )
 
-// Directory layout (see doc.go, "Storage"):
+// Directory layout (see docs/tablebase-design.md, "Storage"):
 //
 //	DIR/mancala-tablebase.json          marker: {"format": ToolVersion}
 //	DIR/<variant>.r<rules>/build.lock   held (flock) by the variant's build
