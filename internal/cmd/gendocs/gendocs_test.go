@@ -10,12 +10,7 @@ import (
 // TestCLIPageIsCurrent regenerates docs/cli.md in memory and fails when
 // the committed page differs: a help text changed without `go generate ./cmd`.
 func TestCLIPageIsCurrent(t *testing.T) {
-	t.Setenv("XDG_DATA_HOME", "")
-	t.Setenv("HOME", "")
-	want, err := generate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := generated(t)
 	got, err := os.ReadFile("../../../docs/cli.md")
 	if err != nil {
 		t.Fatal(err)
@@ -29,12 +24,7 @@ func TestCLIPageIsCurrent(t *testing.T) {
 // TestCLIPageCoversEveryCommand checks the page against the tree it is
 // made from: a heading and a synopsis line for every command.
 func TestCLIPageCoversEveryCommand(t *testing.T) {
-	t.Setenv("XDG_DATA_HOME", "")
-	t.Setenv("HOME", "")
-	page, err := generate()
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := generated(t)
 	for _, name := range []string{"show", "play", "perft", "solve", "analyze", "build", "query",
 		"verify", "stats", "bench", "serve", "engine", "completion bash"} {
 		if !strings.Contains(string(page), "\n## mancala "+name+"\n") {
@@ -44,6 +34,19 @@ func TestCLIPageCoversEveryCommand(t *testing.T) {
 	if strings.Contains(string(page), "Auto generated") {
 		t.Error("the page carries cobra's dated tag")
 	}
+}
+
+// generated returns the page as generate makes it, the environment put
+// back afterwards.
+func generated(t *testing.T) []byte {
+	t.Helper()
+	t.Setenv("XDG_DATA_HOME", "")
+	t.Setenv("HOME", "")
+	page, err := generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page
 }
 
 // firstDiffLine returns the 1-based line where a and b first differ.
