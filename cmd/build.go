@@ -86,7 +86,9 @@ type buildResult struct {
 	Seconds            float64 `json:"seconds"`
 	PositionsPerSecond float64 `json:"positions_per_second"`
 	DiskBytes          int64   `json:"disk_bytes"`         // this variant's part of the directory
-	BytesPerPosition   float64 `json:"bytes_per_position"` // disk_bytes / positions
+	DiskTop            int     `json:"disk_top"`           // its top stored layer, max_seeds or above
+	DiskPositions      int64   `json:"disk_positions"`     // the positions of its stored layers
+	BytesPerPosition   float64 `json:"bytes_per_position"` // disk_bytes / disk_positions
 	// StoredBytes is this variant's compressed values and distances.
 	StoredBytes            int64   `json:"stored_bytes"`
 	StoredBytesPerPosition float64 `json:"stored_bytes_per_position"`
@@ -242,8 +244,12 @@ func buildSummary(dir string, v *position.Variant, stats tablebase.BuildStats) (
 		return res, err
 	}
 	res.DiskBytes, res.StoredBytes = disk, stats.StoredBytes
+	res.DiskTop, res.DiskPositions = stats.DiskTop, stats.DiskPositions
+	if res.DiskPositions > 0 {
+		// Over every stored layer, those above max_seeds too: their files are in disk.
+		res.BytesPerPosition = float64(disk) / float64(res.DiskPositions)
+	}
 	if res.Positions > 0 {
-		res.BytesPerPosition = float64(disk) / float64(res.Positions)
 		res.StoredBytesPerPosition = float64(res.StoredBytes) / float64(res.Positions)
 	}
 	return res, nil
@@ -267,7 +273,12 @@ func printBuild(out io.Writer, res buildResult) error {
 		fmt.Fprintf(out, "built %s in %.1f s: %s\n",
 			plural(res.BuiltPositions, "position"), res.Seconds, rate(res.PositionsPerSecond))
 	}
-	fmt.Fprintf(out, "%s on disk for %s in %s: %.3f bytes/position (%s of compressed values and distances)\n",
-		humanize.IBytes(uint64(res.DiskBytes)), res.Variant, res.Dir, res.BytesPerPosition, humanize.IBytes(uint64(res.StoredBytes)))
+	above, asked := "", ""
+	if res.DiskTop > res.MaxSeeds { // the directory holds more than this build asked for
+		above = fmt.Sprintf(" (layers 0..%d, %s)", res.DiskTop, plural(res.DiskPositions, "position"))
+		asked = fmt.Sprintf(" in layers 0..%d", res.MaxSeeds)
+	}
+	fmt.Fprintf(out, "%s on disk for %s in %s%s: %.3f bytes/position (%s of compressed values and distances%s)\n",
+		humanize.IBytes(uint64(res.DiskBytes)), res.Variant, res.Dir, above, res.BytesPerPosition, humanize.IBytes(uint64(res.StoredBytes)), asked)
 	return nil
 }

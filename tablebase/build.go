@@ -99,6 +99,12 @@ type BuildStats struct {
 	// every layer 0..MaxSeeds of this variant (not of the directory, which
 	// may hold other variants, and not counting Badger's own overhead).
 	StoredBytes int64
+	// DiskTop is the top layer of v stored in dir after the run, and
+	// DiskPositions the positions of every stored layer of v: the layers
+	// whose files DiskBytes counts, which may reach above MaxSeeds when a
+	// build asks for fewer layers than the directory holds.
+	DiskTop       int
+	DiskPositions int64
 }
 
 // Build computes v's layers 0..opts.MaxSeeds into the tablebase at dir,
@@ -163,7 +169,13 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	}
 	stats.Seconds = time.Since(began).Seconds()
 	stats.StoredBytes = b.storedBytes
-	return stats, nil
+	stats.DiskTop, stats.DiskPositions = -1, 0
+	seeds, err := storedLayers(s.vdir)
+	for _, n := range seeds {
+		stats.DiskTop = max(stats.DiskTop, n)
+		stats.DiskPositions += b.ix.Size(n)
+	}
+	return stats, err
 }
 
 // solvedLayer is a layer solved and encoded, ready to store.
