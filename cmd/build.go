@@ -113,6 +113,9 @@ func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *bui
 		}
 	}
 	collectNear(mem) // the budget covers our arrays
+	if err := checkTBDir(opts.tb, false); err != nil {
+		return err
+	}
 	dir := tbDir(opts.tb)
 	bar := newLayerBar(errOut, v.Pits, opts.maxSeeds, "build")
 	log := &layerLog{w: errOut, bar: bar, ix: tablebase.NewIndex(v.Pits), maxSeeds: opts.maxSeeds}
@@ -218,13 +221,8 @@ func remainingNote(done, maxSeeds int, secs float64) string {
 	return fmt.Sprintf("%s: about %s more", layers, time.Duration(secs*float64(time.Second)).Round(time.Second))
 }
 
-// rate writes positions a second, in millions when there are that many.
-func rate(perSecond float64) string {
-	if perSecond >= 1e6 {
-		return fmt.Sprintf("%.2f M positions/s", perSecond/1e6)
-	}
-	return fmt.Sprintf("%.0f positions/s", perSecond)
-}
+// rate writes positions a second (rateOf).
+func rate(perSecond float64) string { return rateOf(perSecond, "positions") }
 
 func buildSummary(dir string, v *position.Variant, stats tablebase.BuildStats) (buildResult, error) {
 	res := buildResult{Variant: v.Name, Dir: dir, MaxSeeds: stats.MaxSeeds, ResumedLayers: stats.Resumed, DroppedLayers: stats.Dropped,

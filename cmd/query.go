@@ -65,6 +65,9 @@ func runQuery(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if err := checkTBDir(opts.tb, false); err != nil {
+		return err
+	}
 	o, err := oracle.Open(oracle.Config{TBDir: tbDir(opts.tb)})
 	if err != nil {
 		return err
@@ -146,11 +149,7 @@ func printQuery(out io.Writer, setup position.Setup, a oracle.Answer) error {
 	if line := distanceLine(a); line != "" {
 		fmt.Fprintln(out, line)
 	}
-	fmt.Fprintf(out, "best:")
-	for _, m := range a.BestMoves {
-		fmt.Fprintf(out, " %v", m)
-	}
-	fmt.Fprintln(out)
+	fmt.Fprintf(out, "best moves: %s\n", moveList(a.BestMoves)) // solve's words and form
 	moves := append([]oracle.MoveValue(nil), a.Moves...)
 	sort.SliceStable(moves, func(i, j int) bool { return moves[i].Value > moves[j].Value })
 	for _, m := range moves {

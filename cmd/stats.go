@@ -50,6 +50,9 @@ func runStats(out io.Writer, name string, opts *statsOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := checkTBDir(opts.tb, false); err != nil {
+		return err
+	}
 	dir := tbDir(opts.tb)
 	layers, err := tablebase.Stats(dir, v)
 	if err == nil && len(layers) == 0 {

@@ -86,6 +86,9 @@ func runVerify(ctx context.Context, out, errOut io.Writer, name string, opts *ve
 	if opts.to < 0 {
 		return fmt.Errorf("--to %d: want a seed count of 1 or more (0: up to the top)", opts.to)
 	}
+	if err := checkTBDir(opts.tb, false); err != nil {
+		return err
+	}
 	collectNear(tablebase.DefaultMemBytes())
 	dir := tbDir(opts.tb)
 	top := storedMax(dir, v)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"strconv"
@@ -340,8 +341,11 @@ func (e *Engine) setTBDir(dir string) error {
 		dir = ""
 	}
 	if dir != "" {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return fmt.Errorf("%q is not a directory", dir)
+		// The words of the commands' --tb check (cmd's checkTBDir).
+		if st, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: no such directory", dir)
+		} else if err != nil || !st.IsDir() {
+			return fmt.Errorf("%s: not a directory", dir)
 		}
 	}
 	e.cfg.TBDir, e.cfg.NoTB = dir, false
