@@ -139,7 +139,7 @@ func (e *Engine) Run(ctx context.Context, in io.Reader) error {
 // Close stops any search, waiting for its bestmove, and closes the
 // tablebases.
 func (e *Engine) Close() error {
-	e.stop()
+	e.stopSearch() // quietly: quit after a finished search is not a stop without a search
 	return e.closeOracle()
 }
 
@@ -161,7 +161,7 @@ var commands = map[string]func(e *Engine, args []string){
 	"ucinewgame": (*Engine).cmdNewGame,
 	"position":   (*Engine).cmdPosition,
 	"go":         (*Engine).cmdGo,
-	"stop":       func(e *Engine, _ []string) { e.stop() },
+	"stop":       (*Engine).cmdStop,
 	"ponderhit":  (*Engine).cmdPonderHit,
 	"wait":       func(e *Engine, _ []string) { e.wait() },
 }

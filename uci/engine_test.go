@@ -231,3 +231,23 @@ func TestTablebaseOfAnotherVariant(t *testing.T) {
 		t.Errorf("got %q", lines)
 	}
 }
+
+// TestQuitAfterWaitIsQuiet: quit after a search that ended (wait) stops
+// nothing and says nothing, even under debug, while a stop without a
+// search still says so (issue 43, defect 11: `info string stop: not
+// searching` after wait then quit).
+func TestQuitAfterWaitIsQuiet(t *testing.T) {
+	lines := transcript(t, "oware-own", "debug on\nisready\ngo depth 2\nwait\nquit\n")
+	for _, l := range lines {
+		if strings.Contains(l, "not searching") {
+			t.Errorf("quit after wait said %q; all: %q", l, lines)
+		}
+	}
+	if !strings.HasPrefix(lines[len(lines)-1], "bestmove ") {
+		t.Errorf("want the bestmove last, got %q", lines)
+	}
+	lines = transcript(t, "oware-own", "debug on\nstop\nquit\n")
+	if last(lines, "info string") != "info string stop: not searching" {
+		t.Errorf("stop without a search: %q", lines)
+	}
+}

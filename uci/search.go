@@ -228,8 +228,17 @@ func (e *Engine) answerAt(r *running, move string) {
 	e.out.send("bestmove " + move)
 }
 
-// stop ends the search under way, if any, and waits for its bestmove.
-func (e *Engine) stop() {
+// cmdStop is the stop command: stop, saying under debug when there was no
+// search to stop.
+func (e *Engine) cmdStop(_ []string) {
+	if !e.stopSearch() {
+		e.debugf("stop: not searching")
+	}
+}
+
+// stopSearch stops the search under way, if any, and waits for its
+// bestmove; it reports whether there was one.
+func (e *Engine) stopSearch() bool {
 	e.mu.Lock()
 	r, last := e.run, e.last
 	e.run = nil
@@ -238,12 +247,12 @@ func (e *Engine) stop() {
 		if last != nil {
 			<-last.done // a bestmove being sent goes out before anything after stop
 		}
-		e.debugf("stop: not searching")
-		return
+		return false
 	}
 	r.cancel()
 	r.let()
 	<-r.done
+	return true
 }
 
 // wait blocks until the search under way, if any, has sent its bestmove
