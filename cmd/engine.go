@@ -79,5 +79,5 @@ func (o *engineOptions) config() (uci.Config, error) {
 		return uci.Config{}, err
 	}
 	return uci.Config{Variant: v, TBDir: o.tb, NoTB: o.noTB, HashMiB: o.hash, Threads: o.threads,
-		Name: "mancala " + version()}, nil
+		Name: "mancala " + engineVersion()}, nil
 }
