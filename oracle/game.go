@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mancala-solver/mancala/internal/lines"
@@ -27,7 +28,11 @@ var ErrEmptyGame = errors.New("empty game record")
 // ParseGame reads one game record: a position string, then the moves,
 // space- or comma-separated; "#" starts a comment. The error names the bad
 // part; pit numbers are checked against the variant's row here, legality
-// when the game is replayed.
+// when the game is replayed. A record in the engine dialect (a fen, then
+// letters together: `4-4-4-4-4-4-4-4-4-4-4-4-0-0-S AfCb`) or with
+// PlayStrategy's moves (`oware d1e2 c2b1`) is read too: letters and
+// squares name the side that moves, so such a record is replayed here, and
+// an illegal move is an error naming its ply as replay's are.
 func ParseGame(line string) (Game, error) {
 	text, _, _ := strings.Cut(line, "#")
 	fields := strings.Fields(text)
@@ -38,9 +43,30 @@ func ParseGame(line string) (Game, error) {
 	if err != nil {
 		return Game{}, err
 	}
-	moves, err := start.Variant.ParseMoves(fields[1:])
+	words, err := position.SplitMoves(fields[1:])
 	if err != nil {
 		return Game{}, err
+	}
+	if !slices.ContainsFunc(words, position.NamesSide) {
+		moves, err := start.Variant.ParseMoves(words)
+		if err != nil {
+			return Game{}, err
+		}
+		return Game{Start: start, Moves: moves}, nil
+	}
+	pg := position.NewGame(start)
+	moves := make([]int, len(words))
+	for i, w := range words {
+		pit, err := pg.Variant.ParseMoveAt(pg.Position, w)
+		if err == nil {
+			_, err = pg.Play(pit)
+		} else if pg.Over {
+			err = fmt.Errorf("move %s: the game is over (%s)", w, pg.End)
+		}
+		if err != nil {
+			return Game{}, fmt.Errorf("ply %d (move %d of the record, %s): %w", len(pg.Line)+1, i+1, w, err)
+		}
+		moves[i] = pit
 	}
 	return Game{Start: start, Moves: moves}, nil
 }

@@ -83,7 +83,7 @@ func TestGoDepth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "bestmove " + southLetters[a.PV[0]-1:a.PV[0]] + " ponder " + northLetters[a.PV[1]-1:a.PV[1]]
+	want := "bestmove " + "ABCDEF"[a.PV[0]-1:a.PV[0]] + " ponder " + "abcdef"[a.PV[1]-1:a.PV[1]]
 	if got := lines[len(lines)-2]; got != want {
 		t.Errorf("%q, want %q (the oracle's principal variation %v)", got, want, a.PV)
 	}
@@ -152,7 +152,7 @@ func TestBadInput(t *testing.T) {
 			strs = append(strs, l)
 		}
 	}
-	for i, want := range []string{`unknown command "foo"`, `has 3 fields, want 15`, `49 seeds`, `the 2nd move: move "A": North (a..f) is to move`,
+	for i, want := range []string{`unknown command "foo"`, `has 3 fields, want 15`, `49 seeds`, `the 2nd move: move "A": North (a..f, player 2) is to move`,
 		`move "G" is not a pit letter`, `go: depth "x"`, `setoption Hash: value "-5"`, "stop: not searching", "ponderhit: not pondering"} {
 		if i >= len(strs) || !strings.Contains(strs[i], want) {
 			t.Errorf("debug line %d: want %q, got %q", i+1, want, strs)
