@@ -19,6 +19,7 @@ var commands = []func() *cobra.Command{
 	newPerftCmd,
 	newSolveCmd,
 	newAnalyzeCmd,
+	newConvertCmd,
 	newBuildCmd,
 	newQueryCmd,
 	newVerifyCmd,

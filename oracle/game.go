@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +21,8 @@ type Game struct {
 	// Line is the record's line in its file (1-based), 0 when not read
 	// from one.
 	Line int
+	// Tags are an Aualé file's tags, when the game came from one.
+	Tags []position.OGNTag
 }
 
 // ErrEmptyGame: a game record line holds no position.
@@ -30,7 +33,8 @@ var ErrEmptyGame = errors.New("empty game record")
 // part; pit numbers are checked against the variant's row here, legality
 // when the game is replayed. A record in the engine dialect (a fen, then
 // letters together: `4-4-4-4-4-4-4-4-4-4-4-4-0-0-S AfCb`) or with
-// PlayStrategy's moves (`oware d1e2 c2b1`) is read too: letters and
+// PlayStrategy's moves (`oware d1e2 c2b1`, or the moves alone for
+// position.DialectVariant's start: `d1e2 c2b1`) is read too: letters and
 // squares name the side that moves, so such a record is replayed here, and
 // an illegal move is an error naming its ply as replay's are.
 func ParseGame(line string) (Game, error) {
@@ -40,6 +44,12 @@ func ParseGame(line string) (Game, error) {
 		return Game{}, ErrEmptyGame
 	}
 	start, err := position.Parse(fields[0])
+	if position.IsSquareMove(fields[0]) {
+		// PlayStrategy's move list on its own: from the start of the
+		// rules PlayStrategy plays.
+		start, err = position.Parse(position.DialectVariant)
+		fields = append([]string{""}, fields...)
+	}
 	if err != nil {
 		return Game{}, err
 	}
@@ -76,7 +86,26 @@ func ParseGame(line string) (Game, error) {
 // line ("line 3: ..."). Every game is also replayed, so
 // that an illegal move is reported (with its line and ply) before any
 // game is analysed.
+//
+// An Aualé file (position.LooksLikeOGN: it starts with a tag line) is read
+// whole instead, up to lines.MaxBytes, as one game (position.ParseOGN).
 func ParseGames(r io.Reader) ([]Game, error) {
+	br := bufio.NewReader(r)
+	if startsWithTag(br) {
+		text, err := io.ReadAll(io.LimitReader(br, lines.MaxBytes+1))
+		switch {
+		case err != nil:
+			return nil, err
+		case len(text) > lines.MaxBytes:
+			return nil, fmt.Errorf("an Aualé file longer than %d MiB", lines.MaxBytes>>20)
+		}
+		rec, err := position.ParseOGN(string(text))
+		if err != nil {
+			return nil, err
+		}
+		return []Game{{Start: rec.Start, Moves: rec.Moves, Tags: rec.Tags}}, nil
+	}
+	r = br
 	var games []Game
 	err := lines.Each(r, func(n int, text string) error {
 		g, err := ParseGame(text)
@@ -97,6 +126,22 @@ func ParseGames(r io.Reader) ([]Game, error) {
 		return nil, err
 	}
 	return games, nil
+}
+
+// startsWithTag reports whether the first byte of r after blank space is
+// "[", an Aualé file's first tag, without consuming anything.
+func startsWithTag(br *bufio.Reader) bool {
+	for i := 1; ; i++ {
+		b, err := br.Peek(i)
+		if err != nil {
+			return false
+		}
+		switch b[i-1] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return b[i-1] == '['
+	}
 }
 
 // replay plays the game out with every end rule (position.Game) and

@@ -130,9 +130,9 @@ func (v *Variant) LetterPit(p Position, letter byte) (int, error) {
 	if err := CheckDialect(v); err != nil {
 		return 0, fmt.Errorf("move %q: %w", string(letter), err)
 	}
-	own, other, name := southLetters, northLetters, "South (A..F, player 1)"
+	own, other, name := southLetters, northLetters, "South (A..F)"
 	if p.Side == 1 {
-		own, other, name = northLetters, southLetters, "North (a..f, player 2)"
+		own, other, name = northLetters, southLetters, "North (a..f)"
 	}
 	if i := strings.IndexByte(own, letter); i >= 0 {
 		return i + 1, nil

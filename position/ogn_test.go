@@ -50,10 +50,10 @@ func TestOGNRoundTrip(t *testing.T) {
 
 func TestParseOGNErrors(t *testing.T) {
 	for text, want := range map[string]string{
-		"[Variant \"Awari\"]\n\n1. A":             `Variant tag "Awari": Aualé's files hold Oware Abapa games`,
+		"[Variant \"Awari\"]\n\n1. A":              `Variant tag "Awari": Aualé's files hold Oware Abapa games`,
 		"[Event \"x]\n":                            `line 1: tag "[Event \"x]": the value has no closing quote`,
 		"[Event \"x\"]\n[FEN \"4-4-S\"]\n":         `FEN tag: fen "4-4-S" has 3 fields, want 15`,
-		"[Event \"x\"]\n\n1. A b\n2. a":            `line 4: move 3, a: move "a": South (A..F, player 1) is to move`,
+		"[Event \"x\"]\n\n1. A b\n2. a":            `line 4: move 3, a: move "a": South (A..F) is to move`,
 		"[Event \"x\"]\n\n1. A b {a comment} 2. X": `line 3: "X" is not a move`,
 		"[Event \"x\"]\n\n1. A b {unclosed":        `line 3: a comment "{" is not closed`,
 	} {

@@ -34,8 +34,10 @@ func isSquare(s string) bool {
 	return len(s) >= 2 && s[0] >= 'a' && s[0] <= 'f' && (s[1] == '1' || s[1] == '2')
 }
 
-// isSquareMove reports whether s has the form of a PlayStrategy move: one
+// IsSquareMove reports whether s has the form of a PlayStrategy move: one
 // square (the pit sown) or two (and where the last seed falls).
+func IsSquareMove(s string) bool { return isSquareMove(s) }
+
 func isSquareMove(s string) bool {
 	return (len(s) == 2 || len(s) == 4) && isSquare(s) && (len(s) == 2 || isSquare(s[2:]))
 }

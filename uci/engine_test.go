@@ -152,7 +152,7 @@ func TestBadInput(t *testing.T) {
 			strs = append(strs, l)
 		}
 	}
-	for i, want := range []string{`unknown command "foo"`, `has 3 fields, want 15`, `49 seeds`, `the 2nd move: move "A": North (a..f, player 2) is to move`,
+	for i, want := range []string{`unknown command "foo"`, `has 3 fields, want 15`, `49 seeds`, `the 2nd move: move "A": North (a..f) is to move`,
 		`move "G" is not a pit letter`, `go: depth "x"`, `setoption Hash: value "-5"`, "stop: not searching", "ponderhit: not pondering"} {
 		if i >= len(strs) || !strings.Contains(strs[i], want) {
 			t.Errorf("debug line %d: want %q, got %q", i+1, want, strs)
