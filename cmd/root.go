@@ -20,6 +20,7 @@ var commands = []func() *cobra.Command{
 	newPerftCmd,
 	newSolveCmd,
 	newAnalyzeCmd,
+	newConvertCmd,
 	newBuildCmd,
 	newQueryCmd,
 	newVerifyCmd,

@@ -398,7 +398,7 @@ func (e *Engine) parsePosition(args []string) (*line, error) {
 		if len(rest) == 0 || rest[0] == "moves" {
 			return nil, errors.New("fen without a position")
 		}
-		s, err := ParseFEN(v, rest[0])
+		s, err := position.ParseFEN(v, rest[0])
 		if err != nil {
 			return nil, err
 		}

@@ -83,7 +83,7 @@ func TestGoDepth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "bestmove " + southLetters[a.PV[0]-1:a.PV[0]] + " ponder " + northLetters[a.PV[1]-1:a.PV[1]]
+	want := "bestmove " + "ABCDEF"[a.PV[0]-1:a.PV[0]] + " ponder " + "abcdef"[a.PV[1]-1:a.PV[1]]
 	if got := lines[len(lines)-2]; got != want {
 		t.Errorf("%q, want %q (the oracle's principal variation %v)", got, want, a.PV)
 	}

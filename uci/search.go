@@ -301,7 +301,7 @@ func (e *Engine) progressFunc(l *line) func(solver.Progress) {
 			text += fmt.Sprintf(" nodes %d", pr.Nodes)
 		}
 		text += fmt.Sprintf(" time %d", pr.Elapsed.Milliseconds())
-		if m := moveLetter(p, pr.BestMove); m != "" {
+		if m := position.MoveLetter(p, pr.BestMove); m != "" {
 			text += " pv " + m
 		}
 		e.out.send(text)
@@ -313,7 +313,7 @@ func (e *Engine) progressFunc(l *line) func(solver.Progress) {
 func infoLine(l *line, a oracle.Answer) string {
 	text := fmt.Sprintf("info depth %d score cp %d nodes %d time %d", a.Depth,
 		centipawns(l.game.Setup, a.Value, a.Exact), a.Nodes, int64(a.Seconds*1000))
-	if pv := letters(l.game.Variant, l.game.Position, pits(a.PV)); pv != "" {
+	if pv := position.Letters(l.game.Variant, l.game.Position, pits(a.PV)); pv != "" {
 		text += " pv " + pv
 	}
 	return text
@@ -354,14 +354,14 @@ func pits(moves []oracle.Move) []int {
 // answerMove is the move to play from a search answer (Answer.Choice).
 func answerMove(l *line, a oracle.Answer) string {
 	if m, ok := a.Choice(); ok && m != oracle.Pass {
-		return moveLetter(l.game.Position, int(m))
+		return position.MoveLetter(l.game.Position, int(m))
 	}
 	return fallbackMove(l)
 }
 
 // ponderMove is the reply the principal variation expects to best, or "".
 func ponderMove(l *line, a oracle.Answer, best string) string {
-	pv := letters(l.game.Variant, l.game.Position, pits(a.PV))
+	pv := position.Letters(l.game.Variant, l.game.Position, pits(a.PV))
 	if len(pv) < 2 || pv[:1] != best {
 		return ""
 	}
@@ -378,7 +378,7 @@ func fallbackMove(l *line) string {
 	var buf [position.MaxPits]position.Move
 	p := l.game.Position
 	if n := l.game.Variant.Moves(p, &buf); n > 0 {
-		return moveLetter(p, int(buf[0].Pit))
+		return position.MoveLetter(p, int(buf[0].Pit))
 	}
 	return NullMove
 }
