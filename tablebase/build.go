@@ -105,8 +105,10 @@ type BuildStats struct {
 // rebuilt, so a build interrupted by ctx, an error or a crash resumes
 // from its last complete layer. It holds v's layers exclusively: a second
 // build of v gets an error wrapping ErrInUse; readers are never blocked.
-// A MemBytes too small for a layer's values is an error naming the layer
-// and the bytes it needs. A damaged stored layer is an error wrapping
+// A layer that cannot be built is refused before the directory is
+// opened (chooseMethod): a MemBytes too small for it (naming the layer
+// and the memory it needs in human units), more than MaxLayerPositions
+// positions, or a forced Method that cannot solve v. A damaged stored layer is an error wrapping
 // ErrDamaged unless opts.Repair; too little disk space for a layer is an
 // error wrapping syscall.ENOSPC, before the layer is written. A non-empty
 // dir that is not a tablebase is refused.

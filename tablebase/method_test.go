@@ -107,3 +107,41 @@ func TestChooseMethodShape(t *testing.T) {
 		t.Errorf("awari at 256 MiB: %v, want %q", err, want)
 	}
 }
+
+// TestRefusedBeforeWork (issue 43, defect 3): a layer one machine cannot
+// build is refused before any layer is planned and before the directory
+// is made, naming the memory in human units and the distributed route.
+// Awari's layer 31 (C(42,11) = 4,280,561,376 positions) needs 5.125
+// bytes a position by un-sowing, 20.4 GiB, more than the default budget
+// of a 24 GiB machine (18 GiB); layer 32 (C(43,11) = 5,752,004,349) has
+// more than 2^32 positions, which one machine's build does not rank,
+// whatever the budget. Layer 31 with 200 GiB is within both.
+func TestRefusedBeforeWork(t *testing.T) {
+	v := lookup(t, "awari")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // should a build start, it stops at once
+	for _, c := range []struct {
+		seeds int
+		mem   int64
+		want  []string
+	}{
+		{31, 18 << 30, []string{"layer 31: a memory budget of 18 GiB is too small: this layer needs at least 20 GiB", "docs/distributed-build.md"}},
+		{32, 200 << 30, []string{"layer 32: 5,752,004,349 positions, more than one machine's build ranks (2^32 a layer)", "GiB of memory", "docs/distributed-build.md"}},
+	} {
+		dir := filepath.Join(t.TempDir(), "tb")
+		started := 0
+		_, err := Build(ctx, dir, v, BuildOptions{MaxSeeds: c.seeds, MemBytes: c.mem, LayerStart: func(LayerPlan) { started++ }})
+		for _, want := range c.want {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("awari to %d with %d bytes: %v, want %q", c.seeds, c.mem, err, want)
+			}
+		}
+		if _, serr := os.Stat(dir); started > 0 || !os.IsNotExist(serr) {
+			t.Errorf("awari to %d: %d layers started, directory: %v; want none before the refusal", c.seeds, started, serr)
+		}
+	}
+	b := &builder{stored: true, v: v, ix: NewIndex(v.Pits), opts: withDefaults(BuildOptions{MaxSeeds: 31, MemBytes: 200 << 30})}
+	if err := b.checkLayers(0); err != nil {
+		t.Errorf("awari to 31 with 200 GiB: %v", err)
+	}
+}
