@@ -32,6 +32,7 @@ type layerShape struct {
 	budget       int64 // BuildOptions.MemBytes
 	lowerCache   int64 // BuildOptions.LowerCacheBytes
 	threads      int
+	parts        int  // BuildOptions.Parts: above 1, the layer is built in parts
 	stored       bool // a store backs the build (Build); false for BuildMemory
 	forced       Method
 	unsow        bool // the variant un-sows (awari, oware)
@@ -50,7 +51,7 @@ func (b *builder) shape(n int, movesPerPosition float64) *layerShape {
 	}
 	return &layerShape{n: n, sizes: sizes, variant: b.v.Name, leastCapture: b.v.LeastCapture(),
 		maxSeeds: b.opts.MaxSeeds, budget: b.opts.MemBytes, lowerCache: b.opts.LowerCacheBytes,
-		threads: b.opts.Threads, stored: b.s != nil || b.stored, forced: b.opts.Method,
+		threads: b.opts.Threads, parts: b.opts.Parts, stored: b.s != nil || b.stored, forced: b.opts.Method,
 		unsow: canUnsow(b.v), forward: canForward(b.v), spillOK: spillSupported,
 		movesPerPosition: movesPerPosition}
 }
@@ -110,6 +111,12 @@ func chooseMethod(sh *layerShape) (methodPlan, error) {
 		m = iterationMethod{}
 	default:
 		m = autoMethod(sh)
+	}
+	if sh.parts > 1 {
+		switch m.(type) {
+		case unsowMethod, graphMethod:
+			m = partsMethod{inner: m}
+		}
 	}
 	if err := m.applies(sh); err != nil {
 		return methodPlan{}, fmt.Errorf("layer %d: %w", sh.n, err)
@@ -248,6 +255,34 @@ func (graphMethod) solve(ctx context.Context, b *builder, p methodPlan) (solved,
 	}
 	res, err := b.solveGraph(ctx, s, p)
 	return res, diskErr(err, disk)
+}
+
+// partsMethod: the layer built in parts (build_partition.go), each part
+// (a goroutine here, a process across machines) owning a range of the
+// layer and propagating through an Exchange, on the predecessors of the
+// inner method (un-sowing or the graph). Its values are the inner
+// method's; only the propagation's schedule differs.
+type partsMethod struct{ inner layerMethod }
+
+func (m partsMethod) name() string { return m.inner.name() + "-parts" }
+
+func (m partsMethod) applies(sh *layerShape) error { return m.inner.applies(sh) }
+
+func (m partsMethod) plan(sh *layerShape) methodPlan {
+	p := m.inner.plan(sh)
+	p.method, p.Method = m, m.name()
+	if p.place.spill != spillNone {
+		p.Method = methodSpilled + "-parts"
+	}
+	return p
+}
+
+func (m partsMethod) solve(ctx context.Context, b *builder, p methodPlan) (solved, error) {
+	res, err := m.inner.solve(ctx, b, p)
+	if res.method != "iteration" { // a graph that did not fit (graphMethod)
+		res.method += "-parts"
+	}
+	return res, err
 }
 
 // iterationMethod: value iteration (build_iterate.go), the least memory.
