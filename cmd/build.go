@@ -52,7 +52,10 @@ the share of the layer done. The summary goes to stdout.
 --mem bounds the build's arrays (the layers below the one being built, and that
 layer's working arrays); by default it is 3/4 of the machine's memory, or of
 its cgroup limit when lower. A budget too small for a layer fails at once,
-before any layer is built, naming the layer and the bytes it needs.`,
+before any layer is built, naming the layer and the memory it needs. So does a
+layer of more than 2^32 positions (32 seeds and up with six pits a row), which
+one machine's build does not rank: such layers are built across machines
+(docs/distributed-build.md).`,
 		Example: `  mancala build awari --max-seeds 12
   mancala build akon --max-seeds 14 --threads 2 --mem 6GiB --tb /data/tb --json
   mancala build awari --max-seeds 12 --repair`,

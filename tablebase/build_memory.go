@@ -68,7 +68,7 @@ func BuildMemory(ctx context.Context, v *position.Variant, maxSeeds, threads int
 	}
 	b := &builder{v: v, ix: NewIndex(v.Pits), opts: withDefaults(BuildOptions{MaxSeeds: maxSeeds, Threads: threads})}
 	for n := 0; n <= maxSeeds; n++ {
-		res, err := b.solve(ctx, n, b.ix.Size(n))
+		res, err := b.solve(ctx, n)
 		if err != nil {
 			return nil, fmt.Errorf("layer %d: %w", n, err)
 		}
