@@ -3,13 +3,11 @@ package tablebase
 import (
 	"context"
 	"fmt"
-	"github.com/mancala-solver/mancala/internal/testsize"
 	"os"
-	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/mancala-solver/mancala/internal/testsize"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -121,76 +119,6 @@ func TestLowerFromDisk(t *testing.T) {
 			opts := BuildOptions{MaxSeeds: seeds, Threads: 2, LowerCacheBytes: 2 * BlockSize}
 			buildAgrees(t, v, opts, want, "with lower layers from disk")
 		})
-	}
-}
-
-// TestPrintChecksums prints the value and distance checksums of the
-// layers stored in $TABLEBASE_SUMS_DIR for $TABLEBASE_SUMS_VARIANT, of any
-// format: the measurement that compares a build with one made by an older
-// program. With $TABLEBASE_SUMS_BASE, a second directory of the same
-// variant built by another program (README: the builder of 1e49977), it
-// fails unless both hold the same layers with the same checksums.
-func TestPrintChecksums(t *testing.T) {
-	dir, name := os.Getenv("TABLEBASE_SUMS_DIR"), os.Getenv("TABLEBASE_SUMS_VARIANT")
-	if dir == "" || name == "" {
-		t.Skip("set TABLEBASE_SUMS_DIR and TABLEBASE_SUMS_VARIANT")
-	}
-	v := lookup(t, name)
-	var values, dist, positions int64
-	layers := completeLayers(t, dir, v)
-	for _, info := range layers {
-		fmt.Printf("%s layer %d: %d positions, values %016x, distances %016x, method %s, %.1f s\n", name, info.Seeds, info.Positions, info.Checksum, info.DistanceChecksum, info.Method, info.Seconds)
-		values, dist, positions = values+info.StoredBytes, dist+info.DistanceBytes, positions+info.Positions
-	}
-	fmt.Printf("%s: %d positions, values %.3f bytes a position, distances %.3f\n", name, positions,
-		float64(values)/float64(positions), float64(dist)/float64(positions))
-	if base := os.Getenv("TABLEBASE_SUMS_BASE"); base != "" {
-		if diff := checksumDiff(layers, completeLayers(t, base, v)); diff != "" {
-			t.Errorf("%s in %s against %s: %s", name, dir, base, diff)
-		} else {
-			fmt.Printf("%s: all %d layers' values and distances agree with %s\n", name, len(layers), base)
-		}
-	}
-}
-
-// checksumDiff describes how two builds' layers differ in number, size or
-// value and distance checksums; "" when they agree.
-func checksumDiff(got, want []LayerInfo) string {
-	if len(got) != len(want) {
-		return fmt.Sprintf("%d layers, want %d", len(got), len(want))
-	}
-	var diffs []string
-	for i, g := range got {
-		w := want[i]
-		if g.Positions != w.Positions || g.Checksum != w.Checksum || g.DistanceChecksum != w.DistanceChecksum {
-			diffs = append(diffs, fmt.Sprintf("layer %d: %d positions, values %016x, distances %016x; want %d, %016x, %016x",
-				g.Seeds, g.Positions, g.Checksum, g.DistanceChecksum, w.Positions, w.Checksum, w.DistanceChecksum))
-		}
-	}
-	return strings.Join(diffs, "; ")
-}
-
-// TestChecksumDiff: the comparison of TestPrintChecksums finds a layer
-// whose values, distances or size differ, and a missing layer.
-func TestChecksumDiff(t *testing.T) {
-	base := []LayerInfo{{Seeds: 0, Positions: 1, Checksum: 1, DistanceChecksum: 2}, {Seeds: 1, Positions: 12, Checksum: 3, DistanceChecksum: 4}}
-	same := slices.Clone(base)
-	if d := checksumDiff(same, base); d != "" {
-		t.Errorf("equal builds: %s", d)
-	}
-	for _, change := range []func(*LayerInfo){
-		func(l *LayerInfo) { l.Checksum++ },
-		func(l *LayerInfo) { l.DistanceChecksum++ },
-		func(l *LayerInfo) { l.Positions++ },
-	} {
-		other := slices.Clone(base)
-		change(&other[1])
-		if d := checksumDiff(other, base); !strings.Contains(d, "layer 1:") {
-			t.Errorf("a changed layer 1: %q", d)
-		}
-	}
-	if d := checksumDiff(base[:1], base); d == "" {
-		t.Error("a missing layer went unnoticed")
 	}
 }
 
