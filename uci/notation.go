@@ -158,3 +158,13 @@ func letters(v *position.Variant, p position.Position, pits []int) string {
 	}
 	return b.String()
 }
+
+// MoveLetter is the dialect's letter for the move of pit (1..6) by p's
+// side to move: A..F for South, a..f for North; "" for a pass, which the
+// dialect leaves out.
+func MoveLetter(p position.Position, pit int) string { return moveLetter(p, pit) }
+
+// LetterPit reads one move letter for p's side to move and returns its pit
+// number (1..6); a letter of the other side's row or no pit letter is an
+// error that says which.
+func LetterPit(p position.Position, letter byte) (int, error) { return letterPit(p, letter) }
