@@ -64,11 +64,11 @@ type Game struct {
 	South   int       // which engine (0 or 1) played South (player 1)
 	Names   [2]string // South's and North's names
 	Opening []int
-	Moves   []int         // every move's pit from the start, the opening's first; passes left out
-	Final   [2]int        // South's and North's final scores
-	Result  string        // "1-0", "0-1" or "1/2-1/2", from South
-	Reason  string        // why the game ended
-	Loser   int           // the engine (0 or 1) that lost by a breach, -1 none
+	Moves   []int  // every move's pit from the start, the opening's first; passes left out
+	Final   [2]int // South's and North's final scores
+	Result  string // "1-0", "0-1" or "1/2-1/2", from South
+	Reason  string // why the game ended
+	Loser   int    // the engine (0 or 1) that lost by a breach, -1 none
 	Plies   int
 	Elapsed time.Duration
 }
