@@ -116,8 +116,8 @@ type variantState struct {
 // configuration.
 func Open(cfg Config) (*Oracle, error) {
 	switch {
-	case cfg.Threads < 0:
-		return nil, fmt.Errorf("threads %d: want 0 (all cores) or more", cfg.Threads)
+	case cfg.Threads < 0 || cfg.Threads > solver.MaxThreads:
+		return nil, fmt.Errorf("threads %d: want 0 (all cores) to %d", cfg.Threads, solver.MaxThreads)
 	case cfg.HashMiB < 0:
 		return nil, fmt.Errorf("hash %d MiB: want 0 (default) or more", cfg.HashMiB)
 	case cfg.MemTBSeeds < MemTBAuto:

@@ -141,12 +141,21 @@ type Solver struct {
 	weights *[nFeatures]int32
 }
 
+// MaxThreads bounds Options.Threads: a search starts every thread before
+// it reads its clock, so that a count beyond any machine's (a typo, or
+// 2^63-1) would spend its time limit, and the memory of each thread's
+// stacks and tables, starting threads instead of answering.
+const MaxThreads = 1024
+
 // New returns a Solver with the given options. It returns an error for a
-// negative option or an unknown Estimate.
+// negative option, more than MaxThreads threads, or an unknown Estimate.
 func New(opts Options) (*Solver, error) {
 	if opts.Threads < 0 || opts.HashMiB < 0 || opts.MaxDepth < 0 {
 		return nil, fmt.Errorf("solver: negative option (threads %d, hash %d MiB, depth %d)",
 			opts.Threads, opts.HashMiB, opts.MaxDepth)
+	}
+	if opts.Threads > MaxThreads {
+		return nil, fmt.Errorf("solver: %d threads: want at most %d", opts.Threads, MaxThreads)
 	}
 	if opts.Estimate > EstimateTuned {
 		return nil, fmt.Errorf("solver: unknown estimate %d", opts.Estimate)
