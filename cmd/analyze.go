@@ -55,8 +55,8 @@ A progress bar goes to stderr on a terminal; Ctrl-C prints the plies done so
 far. An illegal move is an error naming the line, the ply and the move.`,
 			oracle.InaccuracyLoss, oracle.MistakeLoss-1, oracle.MistakeLoss, oracle.BlunderLoss-1, oracle.BlunderLoss),
 		Example: `  mancala analyze oware 4 2 6 5 3 4 3 5 6 3
-  mancala analyze games.txt --time 2s --json
-  grep -v '^#' games.txt | mancala analyze - --time 500ms`,
+  mancala analyze testdata/games/oware-games.txt --time 2s --json
+  sed -n 10p testdata/games/oware-games.txt | mancala analyze - --time 500ms`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runAnalyze(c.Context(), c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr(), args, opts)
