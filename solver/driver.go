@@ -25,8 +25,8 @@ type search struct {
 	table *table
 	tb    Tablebase
 	tbMax int // positions with at most this many seeds are probed; -1 none
-	// etb is Options.EstimateTablebase where it serves (Play, a variant
-	// whose repetitions are not worth 0), positions of at most etbMax
+	// etb is Options.EstimateTablebase where it serves (a variant whose
+	// repetitions are not worth 0), positions of at most etbMax
 	// seeds estimated by it; -1 none.
 	etb    Tablebase
 	etbMax int
@@ -97,7 +97,7 @@ func newSearch(s *Solver, v *position.Variant, p position.Position, moves []posi
 	if sr.tb != nil && sr.neutral { // no tablebase holds values where a repetition is not worth 0
 		sr.tbMax = sr.tb.MaxSeeds()
 	}
-	if e := opts.EstimateTablebase; e != nil && opts.Play && !sr.neutral {
+	if e := opts.EstimateTablebase; e != nil && !sr.neutral {
 		sr.etb, sr.etbMax = e, e.MaxSeeds()
 	}
 	sr.lo = make([]atomic.Int32, len(moves))

@@ -47,14 +47,13 @@ type Options struct {
 	// nor fill the table, which saves a cache miss on most nodes. It
 	// never changes a proven value; proofs may take longer.
 	Play bool
-	// EstimateTablebase, with Play, serves a variant whose repetitions
-	// are not worth 0 (oware-own), which no tablebase holds: it is a
-	// tablebase of the variant's position.Variant.NeutralTwin (oware), and
-	// a position it holds is estimated by its value there, with no search
-	// below it and never as proven. The two games differ only where a
-	// position repeats, so the value is a close estimate
-	// (docs/solver-design.md, "Searching for play"). Ignored for other
-	// variants and without Play.
+	// EstimateTablebase serves a variant whose repetitions are not worth
+	// 0 (oware-own), which no tablebase holds: it is a tablebase of the
+	// variant's position.Variant.NeutralTwin (oware), and a position it
+	// holds is estimated by its value there, with no search below it and
+	// never as proven. The two games differ only where a position repeats,
+	// so the value is a close estimate (docs/solver-design.md, "Searching
+	// for play"), for play and analysis alike. Ignored for other variants.
 	EstimateTablebase Tablebase
 }
 
@@ -199,6 +198,10 @@ type Request struct {
 	// than any before completes, from one search thread at a time; it must
 	// return quickly.
 	Progress func(Progress)
+	// NoEstimateTablebase searches without Options.EstimateTablebase: its
+	// estimates end lines that a search could prove, so that a small
+	// endgame is proven only without it.
+	NoEstimateTablebase bool
 }
 
 // Progress is one completed iteration of a search: how a long search is
@@ -256,6 +259,9 @@ func (s *Solver) SearchRequest(ctx context.Context, v *position.Variant, p posit
 	}
 	if r.MaxDepth > 0 {
 		opts.MaxDepth = min(opts.MaxDepth, r.MaxDepth)
+	}
+	if r.NoEstimateTablebase {
+		opts.EstimateTablebase = nil
 	}
 	sr := newSearch(s, v, p, buf[:n], opts, r.History)
 	sr.start, sr.progress, sr.now = start, r.Progress, s.now
