@@ -24,7 +24,8 @@ func newPlayCmd() *cobra.Command {
 		Long: `play applies the moves (pit numbers on the mover's row, space- or
 comma-separated, or "pass") to POS with every end rule: the variant's own end,
 the 25-seed stop of awari and oware, and repetition (a position that occurs
-again ends the game and the seeds on the board count for nobody). Passes that
+again ends the game and the seeds on the board count for nobody; in oware-own
+each player takes the seeds on their own row). Passes that
 the rules force are applied automatically and listed once as moves of their
 own; a typed "pass" where one was just forced names that pass, so a principal
 variation replays with or without its passes and gives the same output. An
@@ -79,7 +80,7 @@ func moveErrorProse(err error) error {
 	}
 	cause := me.Err
 	if me.Game.Over {
-		cause = fmt.Errorf("move %s: the game is over (%s)", me.Text, endProse(me.Game.End))
+		cause = fmt.Errorf("move %s: the game is over (%s)", me.Text, endProse(me.Game.Variant, me.Game.End))
 	}
 	return fmt.Errorf("%w (the %s move in the list)%s", cause, position.Ordinal(me.N), legalMovesNote(me.Game, me.Text))
 }
@@ -94,7 +95,7 @@ func printPlay(out io.Writer, res oracle.Played) error {
 		fmt.Fprintf(out, "player %d plays %v: captured %d\n", m.Player, m.Move, m.Captured)
 	}
 	if res.GameOver {
-		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(res.End), res.FinalScore[0], res.FinalScore[1])
+		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(variantOf(res.Position), res.End), res.FinalScore[0], res.FinalScore[1])
 	}
 	return nil
 }

@@ -103,7 +103,7 @@ func printShow(out io.Writer, g *position.Game, res showResult) error {
 	}
 	fmt.Fprint(out, position.DiagramStores(g.Variant, g.Position, g.Captured))
 	if g.Over {
-		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(g.End), g.Final[0], g.Final[1])
+		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(g.Variant, g.End), g.Final[0], g.Final[1])
 		return nil
 	}
 	fmt.Fprintf(out, "player %d to move, %s on the board; legal moves:", g.Position.Player(), plural(res.Seeds, "seed"))

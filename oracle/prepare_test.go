@@ -70,3 +70,17 @@ func TestPrepareRefusesMemTB(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenRefusesTooManyThreads: Open refuses more threads than a solver
+// takes (solver.MaxThreads), so that a server made with them fails at
+// start-up rather than on its first request (reliability trial 6).
+func TestOpenRefusesTooManyThreads(t *testing.T) {
+	if _, err := Open(Config{NoTB: true, Threads: 1<<63 - 1}); err == nil {
+		t.Error("2^63-1 threads accepted")
+	}
+	o, err := Open(Config{NoTB: true, Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
+}

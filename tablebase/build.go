@@ -583,10 +583,13 @@ func solveOnGraph(ctx context.Context, s *layerSolver, indeg [][]uint16, place g
 // forward pass, its values not kept (forwardBytes).
 func forwardOwnBytes(size int64) int64 { return int64(forwardBytes*float64(size)) + forwardFixed }
 
-// buildable refuses a variant whose repetitions are not worth 0
-// (oware-own): retrograde analysis values play that stays in a layer
-// forever at 0, while there the value of a repetition depends on the
+// Buildable returns nil when v has tablebases, else the error Build gives
+// before any work: a variant whose repetitions are not worth 0
+// (oware-own), where retrograde analysis would value play that stays in a
+// layer forever at 0 while there the value of a repetition depends on the
 // position repeated.
+func Buildable(v *position.Variant) error { return buildable(v) }
+
 func buildable(v *position.Variant) error {
 	if v.Repetition != position.RepetitionNobody {
 		return fmt.Errorf("%s: no tablebase: a repetition gives each player their own row, which retrograde analysis (endless play worth 0) does not value", v.Name)
