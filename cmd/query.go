@@ -104,10 +104,12 @@ func printQuery(out io.Writer, setup position.Setup, a oracle.Answer) error {
 	fmt.Fprint(out, position.Diagram(setup.Variant, setup.Position))
 	if a.GameOver {
 		fmt.Fprintf(out, "game over: the seeds left give player %d a value of %+d\n", a.Player, a.Value)
+		printResult(out, a.Result, a.KnownResult)
 		return nil
 	}
 	fmt.Fprintf(out, "value %+d for player %d, exact (%s; tablebase up to %d)\n",
 		a.Value, a.Player, plural(setup.Position.Seeds(), "seed"), a.TablebaseSeeds)
+	printResult(out, a.Result, a.KnownResult)
 	if line := distanceLine(a); line != "" {
 		fmt.Fprintln(out, line)
 	}

@@ -184,9 +184,11 @@ func printSolveText(out io.Writer, a oracle.Answer) error {
 	}
 	if a.GameOver {
 		fmt.Fprintf(out, "game over: value %+d for player %d (exact)\n", a.Value, a.Player)
+		printResult(out, a.Result, a.KnownResult)
 		return stopNote(out, a)
 	}
 	fmt.Fprintf(out, "value: %+d for player %d (%s)\n", a.Value, a.Player, exactness(a))
+	printResult(out, a.Result, a.KnownResult)
 	fmt.Fprintf(out, "best moves: %s\n", moveList(a.BestMoves))
 	if line := distanceLine(a); line != "" {
 		fmt.Fprintln(out, line)

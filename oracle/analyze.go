@@ -86,6 +86,10 @@ type PlyAnalysis struct {
 	// value but not every other move's.
 	BestMovesComplete bool   `json:"best_moves_complete"`
 	Class             string `json:"class"`
+	// Result tells Value as the game's end: the final score best play
+	// from the ply's position gives, after the game's captures so far,
+	// and who wins (Result; its Exact is the value's).
+	Result *Result `json:"result"`
 }
 
 // PlayerSummary sums up one player's plies (forced passes left out).
@@ -112,6 +116,12 @@ type Analysis struct {
 	GameOver       bool               `json:"game_over"`
 	FinalScore     *[2]int            `json:"final_score,omitempty"`
 	End            position.EndReason `json:"end,omitempty"`
+	// Result is the game's result once it is over (Result; plies counts
+	// the game's line).
+	Result *Result `json:"result,omitempty"`
+	// KnownResult: the game starts at its variant's start position, whose
+	// result with best play is known (KnownResultOf).
+	KnownResult *KnownResult `json:"known_result,omitempty"`
 	// Complete: every ply was analysed (false when cut short).
 	Complete bool `json:"complete"`
 	// Line is the game's line in its file, when read from one.
@@ -133,6 +143,7 @@ func (o *Oracle) Analyze(ctx context.Context, g Game, opts AnalyzeOptions) (Anal
 	if end.Over {
 		an.FinalScore = &end.Final
 	}
+	an.Result, an.KnownResult = gameResult(end), KnownResultOf(g.Start)
 	answers := make([]Answer, 0, len(plies))
 	for i, pl := range plies {
 		a, err := o.Solve(ctx, pl.Before, SolveOptions{AllMoves: true, History: end.Layer(i),
@@ -194,6 +205,7 @@ func plyAnalysis(i int, plies []position.Ply, answers []Answer) PlyAnalysis {
 	out.MoveValue, out.Exact = mv, a.Exact && moveExact
 	out.Loss = max(0, out.Value-out.MoveValue)
 	out.Class = Classify(out.Loss)
+	out.Result = fromPositionResult(pl.Before.ResultOf(out.Value), a.Exact)
 	return out
 }
 

@@ -136,6 +136,12 @@ type Answer struct {
 	// StopAtReached: the position's captures, when given, already reach
 	// that limit, so a game played out would be over here.
 	StopAtReached bool `json:"stop_at_reached,omitempty"`
+	// Result tells Value as the game's end: each player's final score
+	// with best play, who wins, and how the line ends (Result).
+	Result *Result `json:"result,omitempty"`
+	// KnownResult: Position is its game's start and the game's result
+	// from there is known (KnownResultOf).
+	KnownResult *KnownResult `json:"known_result,omitempty"`
 }
 
 // ErrNoTablebase: no tablebase serves the variant (none configured, none

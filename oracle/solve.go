@@ -66,6 +66,9 @@ func (o *Oracle) Solve(ctx context.Context, s position.Setup, opts SolveOptions)
 	if a.Seconds > 0 {
 		a.NodesPerSecond = float64(a.Nodes) / a.Seconds
 	}
+	if err == nil {
+		addResult(s, &a)
+	}
 	return a, err
 }
 
@@ -238,6 +241,9 @@ func (o *Oracle) Query(ctx context.Context, s position.Setup) (Answer, error) {
 		}
 		return served{tb: disk, prober: disk}, nil
 	})
+	if err == nil {
+		addResult(s, &a)
+	}
 	return a, err
 }
 
@@ -290,6 +296,9 @@ func (o *Oracle) Lookup(ctx context.Context, s position.Setup) (a Answer, ok boo
 	a.Seconds = time.Since(start).Seconds()
 	if errors.Is(err, errNotReady) {
 		return Answer{}, false, nil
+	}
+	if err == nil {
+		addResult(s, &a)
 	}
 	return a, err == nil, err
 }

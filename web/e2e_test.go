@@ -304,6 +304,7 @@ func testBoardPage(t *testing.T, ctx context.Context, base string, o Oracle) {
 	}
 	decode(t, answer, &want)
 	checkDistance(t, ctx, answer)
+	checkResult(t, ctx, answer)
 	after, err := o.Play(bg, positions[2], fmt.Sprint(want.BestMoves[0]))
 	if err != nil {
 		t.Fatal(err)
@@ -341,6 +342,34 @@ func checkDistance(t *testing.T, ctx context.Context, answer any) {
 	got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector("#evaluation .distance") || {}).textContent || ""`))
 	if got != want {
 		t.Errorf("the board says %q, want %q", got, want)
+	}
+}
+
+// checkResult checks the board's result line (the value told as the
+// game's end) against the "result" of answer, the backend's solve of the
+// position shown.
+func checkResult(t *testing.T, ctx context.Context, answer any) {
+	t.Helper()
+	var a struct {
+		Result *struct {
+			FinalScore [2]int `json:"final_score"`
+			Winner     int    `json:"winner"`
+			Margin     int    `json:"margin"`
+		} `json:"result"`
+	}
+	decode(t, answer, &a)
+	if a.Result == nil {
+		t.Fatalf("the backend's answer has no result: %+v", answer)
+	}
+	r := a.Result
+	want := fmt.Sprintf("Final score %d-%d with best play: a draw.", r.FinalScore[0], r.FinalScore[1])
+	if r.Winner != 0 {
+		want = fmt.Sprintf("Final score %d-%d with best play: player %d wins by %d %s.", r.FinalScore[0], r.FinalScore[1],
+			r.Winner, r.Margin, map[bool]string{true: "seed", false: "seeds"}[r.Margin == 1])
+	}
+	got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector("#evaluation .result") || {}).textContent || ""`))
+	if !strings.Contains(got, want) {
+		t.Errorf("the board's result says %q, want it to hold %q", got, want)
 	}
 }
 
@@ -436,6 +465,9 @@ type analysedGame struct {
 		Ply      int    `json:"ply"`
 		Position string `json:"position"`
 		Class    string `json:"class"`
+		Result   struct {
+			FinalScore [2]int `json:"final_score"`
+		} `json:"result"`
 	} `json:"plies"`
 }
 
@@ -491,6 +523,12 @@ func testAnalysisPage(t *testing.T, ctx context.Context, base string, o Oracle) 
 	got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("ply-board").dataset.position`))
 	if got != want.Plies[k-1].Position {
 		t.Errorf("clicking ply %d shows %s, want %s", k, got, want.Plies[k-1].Position)
+	}
+	// The table's result column: ply k's final score with best play, as
+	// the backend has it (ply 1 starts the game: its value is exact).
+	cell, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#plies tbody tr[data-ply='1'] td:nth-child(6)").textContent`))
+	if r := want.Plies[0].Result.FinalScore; cell != fmt.Sprintf("%d-%d", r[0], r[1]) {
+		t.Errorf("ply 1's result cell says %q, the backend %v", cell, r)
 	}
 	screenshot(t, ctx, "serve-analysis.png")
 }

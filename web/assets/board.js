@@ -259,7 +259,8 @@ function renderStatus(play, pos, variant) {
   const status = $("status");
   status.replaceChildren();
   if (play.game_over) {
-    const score = play.final_score ? ` Final score ${play.final_score[0]}-${play.final_score[1]}.` : "";
+    const r = play.result;
+    const score = play.final_score ? ` Final score ${play.final_score[0]}-${play.final_score[1]}${r ? `: ${winnerText(r.winner, r.margin)}` : ""}.` : "";
     status.textContent = `Game over (${play.end}).${score}`;
     return;
   }
@@ -299,6 +300,8 @@ function renderEvaluation(s, pos) {
   const how = s.exact ? "exact" : `estimate at depth ${s.depth}`;
   html("strong", {}, ev, `Value ${signed(s.value)} for player ${pos.side}`);
   ev.append(` (${how}). Best: ${(s.best_moves || []).map(moveText).join(", ") || "-"}.`);
+  if (s.result) html("span", { class: "result" }, ev, ` ${resultText(s.result)}`);
+  if (s.known_result) html("span", { class: "known" }, ev, ` ${knownText(s.known_result)}`);
   // The tablebase's distance: plies to the capture or game end that
   // realises the value (none for a value of 0).
   if (s.distance !== undefined && s.value !== 0) {

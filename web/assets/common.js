@@ -46,6 +46,37 @@ function count(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+// winnerText is "player 2 wins by 4" or "a draw".
+function winnerText(winner, margin) {
+  return winner ? `player ${winner} wins by ${count(margin, "seed", "seeds")}` : "a draw";
+}
+
+// resultText tells a value as the game's end: the "result" object of the
+// API's answers (notation.md "Results"), in one sentence.
+function resultText(r) {
+  if (!r) return "";
+  const est = r.exact ? "" : " (from the estimate)";
+  let t = r.captures_known
+    ? `Final score ${r.final_score[0]}-${r.final_score[1]} with best play${est}: ${winnerText(r.winner, r.margin)}.`
+    : `The board's seeds go ${r.final_score[0]}-${r.final_score[1]} with best play${est}` +
+      ` (the captures before are unknown): ${r.winner ? `player ${r.winner} takes ${r.margin} more` : "an even split"}.`;
+  if (r.nobody) t += ` ${count(r.nobody, "seed counts", "seeds count")} for nobody (repetition).`;
+  if (r.end && r.plies) t += ` The line ends the game at ply ${r.plies} (${r.end}).`;
+  if (r.stop_ply === 0) {
+    t += ` The captures already reach the 25-seed stop: a game played out ends here at ${r.stop_score[0]}-${r.stop_score[1]}.`;
+  } else if (r.stop_ply) {
+    t += ` The 25-seed stop ends it at ply ${r.stop_ply}, at ${r.stop_score[0]}-${r.stop_score[1]}.`;
+  }
+  return t;
+}
+
+// knownText names a start position's known result ("known_result").
+function knownText(k) {
+  if (!k) return "";
+  return `Known result: ${k.game} from the start is ${signed(k.value)} for player 1, ` +
+    `${k.final_score[0]}-${k.final_score[1]}: ${winnerText(k.winner, k.margin)} (${k.source}).`;
+}
+
 function signed(v) {
   return v > 0 ? `+${v}` : String(v);
 }
