@@ -55,6 +55,10 @@ type MoveValue struct {
 	// Lower and Upper are proven bounds on the value (equal when exact).
 	Lower int `json:"lower_bound"`
 	Upper int `json:"upper_bound"`
+	// Class is the move's class by the seeds it loses against the
+	// position's value (Classify: "best", "inaccuracy", "mistake",
+	// "blunder"), as analyze classes a played move.
+	Class string `json:"class,omitempty"`
 }
 
 // Where an answer came from (Answer.Source).

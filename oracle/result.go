@@ -97,11 +97,14 @@ func fromPositionResult(pr position.Result, exact bool) *Result {
 		CapturesKnown: pr.CapturesKnown, Nobody: pr.Nobody}
 }
 
-// addResult attaches s's result, and the known result of s when s is a
-// start position with one (KnownResultOf), to a.
+// addResult attaches s's result, the known result of s when s is a
+// start position with one (KnownResultOf), and each move's class, to a.
 func addResult(s position.Setup, a *Answer) {
 	a.Result = resultOf(s, a)
 	a.KnownResult = KnownResultOf(s)
+	for i := range a.Moves {
+		a.Moves[i].Class = Classify(max(0, a.Value-a.Moves[i].Value))
+	}
 }
 
 // gameResult is the result of g, a game played out, once it is over

@@ -190,3 +190,23 @@ func TestKnownResultsAgree(t *testing.T) {
 		t.Error("a known result for player 2 to move, or for awari")
 	}
 }
+
+// TestMoveClasses: each move of an answer is classed by the seeds it
+// loses, as analyze classes a played move. Kalah(2,1), worked by hand:
+// pit 2 is worth +2 (TestResultOfHandWorked's line); pit 1 sows into pit
+// 2, and player 2 answers with pit 1 (into their pit 2), after which
+// player 1's pit 2 banks one seed and sows the other to player 2, whose
+// row then takes 3: 1 - 3 = -2, a loss of 4 seeds, a mistake.
+func TestMoveClasses(t *testing.T) {
+	o := newOracle(t, Config{NoTB: true, Threads: 1, HashMiB: 4})
+	a, err := o.Solve(context.Background(), mustSetup(t, "kalah-2x1"), SolveOptions{AllMoves: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(a.Moves)
+	want := fmt.Sprint([]MoveValue{{Move: 1, Value: -2, Exact: true, Lower: -2, Upper: -2, Class: ClassMistake},
+		{Move: 2, Value: 2, Captured: 1, Exact: true, Lower: 2, Upper: 2, Class: ClassBest}})
+	if got != want {
+		t.Errorf("moves %s, want %s", got, want)
+	}
+}

@@ -223,6 +223,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("kalah", func(t *testing.T) { testKalahGame(t, ctx, srv.URL, o) })
 	t.Run("kalah engine undo", func(t *testing.T) { testKalahEngineUndo(t, ctx, srv.URL, o) })
 	t.Run("analysis", func(t *testing.T) { testAnalysisPage(t, ctx, srv.URL, o) })
+	t.Run("players", func(t *testing.T) { testPlayersBoard(t, ctx, srv.URL, o) })
 	t.Run("engine", func(t *testing.T) { testEngineGame(t, ctx, srv.URL, o) })
 	if p := cons.problems(); len(p) > 0 {
 		t.Errorf("the browser console reported:\n%s", strings.Join(p, "\n"))
@@ -531,4 +532,17 @@ func testAnalysisPage(t *testing.T, ctx context.Context, base string, o Oracle) 
 		t.Errorf("ply 1's result cell says %q, the backend %v", cell, r)
 	}
 	screenshot(t, ctx, "serve-analysis.png")
+	// "Open this ply on the board": the board page at the position before
+	// ply k.
+	open, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("ply-open").href`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(open)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "board")
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("board").dataset.position`)); got != want.Plies[k-1].Position {
+		t.Errorf("opening ply %d on the board shows %s, want %s", k, got, want.Plies[k-1].Position)
+	}
 }

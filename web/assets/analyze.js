@@ -195,6 +195,11 @@ function selectPly(k) {
   drawBoard(board, pos, opts);
   board.setAttribute("data-ply", k);
   board.setAttribute("data-position", p ? p.position : g.position);
+  // The board page at this ply: the game's start and the moves before it.
+  const moves = g.plies.slice(0, Math.max(k - 1, 0)).map((q) => moveText(q.move));
+  const q = new URLSearchParams({ position: g.position });
+  if (moves.length) q.set("moves", moves.join(","));
+  $("ply-open").setAttribute("href", "/?" + q);
   const info = $("ply-info");
   info.textContent = p
     ? `Before ply ${p.ply}: player ${p.player} played ${playedText(p.move, p.captured, p.again)} (${signed(p.move_value)}); ` +

@@ -135,6 +135,9 @@ function variantGroups(variants) {
 //   played     the pit played from this position (analysis), or null
 //   onPlay     called with a pit number when a playable pit is clicked
 //   over       the game is over: nothing is playable
+//   hideValues draw no values and mark no best moves (a fair game)
+//   onEdit     the position editor: every pit takes clicks, called with
+//              (player, pit, +1) for a click, -1 for a shift- or right-click
 function drawBoard(svg, pos, opts) {
   opts = opts || {};
   const pits = pos.rows[0].length;
@@ -176,12 +179,13 @@ function drawPit(svg, pos, opts, player, pit, cx, cy) {
   const mover = player === pos.side;
   const info = mover && opts.moves ? opts.moves.get(pit) : undefined;
   const playable = mover && !opts.over && opts.onPlay && (info !== undefined || (!opts.moves && seeds > 0));
-  const best = info !== undefined && (opts.best || []).includes(pit);
+  const best = info !== undefined && !opts.hideValues && (opts.best || []).includes(pit);
   const cls = ["pit", `p${player}`];
   if (mover) cls.push("mover");
   if (playable) cls.push("playable");
   if (best) cls.push("best");
   if (opts.played === pit && mover) cls.push("played");
+  if (opts.onEdit) cls.push("editable");
   const g = el("g", { class: cls.join(" "), "data-player": player, "data-pit": pit, "data-seeds": seeds }, svg);
   // The pit's whole column, from its value to the pit, takes the click.
   const hitTop = player === 2 ? 0 : cy - GEOM.radius - 4;
@@ -191,7 +195,7 @@ function drawPit(svg, pos, opts, player, pit, cx, cy) {
   el("text", { x: cx, y: cy + 9, class: "count" }, g, String(seeds));
   const numberY = player === 2 ? cy - GEOM.radius - 9 : cy + GEOM.radius + 20;
   el("text", { x: cx, y: numberY, class: "number" }, g, String(pit));
-  if (info !== undefined && info.value !== undefined) {
+  if (info !== undefined && info.value !== undefined && !opts.hideValues) {
     g.setAttribute("data-value", info.value);
     g.setAttribute("data-exact", info.exact ? "true" : "false");
     const valueY = player === 2 ? 21 : GEOM.height - 7;
@@ -206,7 +210,13 @@ function drawPit(svg, pos, opts, player, pit, cx, cy) {
       el("text", { x: cx, y: player === 2 ? 36 : GEOM.height - 25, class: "captures" }, g, `(x${info.captured})`);
     }
   }
-  if (playable) {
+  if (opts.onEdit) {
+    g.addEventListener("click", (e) => opts.onEdit(player, pit, e.shiftKey ? -1 : 1));
+    g.addEventListener("contextmenu", (e) => {
+      e.preventDefault();
+      opts.onEdit(player, pit, -1);
+    });
+  } else if (playable) {
     g.setAttribute("tabindex", "0");
     g.setAttribute("role", "button");
     g.setAttribute("aria-label", `play pit ${pit}`);
