@@ -52,7 +52,9 @@ with the time each ply gets), then each player's; --json prints docs/notation.md
 (JSON Lines) when the games come from a file or stdin. Each ply is answered
 within --time (exactly when the tablebase holds it or the search proves it).
 A progress bar goes to stderr on a terminal; Ctrl-C prints the plies done so
-far. An illegal move is an error naming the line, the ply and the move.`,
+far. An illegal move is an error naming the line, the ply and the move.
+A game may also be in the engine dialect, PlayStrategy's moves or an Aualé
+file (mancala convert; docs/notation.md).`,
 			oracle.InaccuracyLoss, oracle.MistakeLoss-1, oracle.MistakeLoss, oracle.BlunderLoss-1, oracle.BlunderLoss),
 		Example: `  mancala analyze oware 4 2 6 5 3 4 3 5 6 3
   mancala analyze games.txt --time 2s --json

@@ -31,6 +31,8 @@ variation replays with or without its passes and gives the same output. An
 illegal move is an error that names the move, its place in the list, the
 reason and the legal moves; nothing is printed then.
 
+POS may also be the engine dialect's fen, and the moves its letters (AfCb:
+A..F South's pits, a..f North's) or PlayStrategy's squares (d1e2).
 Notation: docs/notation.md.`,
 		Example: `  mancala play akon:2,18,3,0,1,0,2/0,1,1,1,5,0,2:1 2
   mancala play awari 3 3 4 --json

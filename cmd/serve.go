@@ -84,7 +84,7 @@ func runServe(ctx context.Context, c *cobra.Command, opts *serveOptions) error {
 	if err := checkServeOptions(opts); err != nil {
 		return err
 	}
-	if err := checkTBDir(opts.tb); err != nil {
+	if err := checkTBDir(opts.tb, true); err != nil {
 		return err
 	}
 	if ctx == nil {

@@ -13,8 +13,10 @@ import (
 
 // SolveOptions are one Solve call's settings.
 type SolveOptions struct {
-	// AllMoves asks for every legal move's value when a search runs (an
-	// answer from the tablebase always has them).
+	// AllMoves asks for every legal move's value (Answer.Moves), whether
+	// the answer comes from a search or the tablebase; without it neither
+	// has them (a forced pass has its one move), so that an answer's form
+	// does not depend on where it came from.
 	AllMoves bool
 	// Lines asks for every line's value too (Answer.Lines): each extra
 	// move followed by each continuation, solved in turn within the same
@@ -150,7 +152,11 @@ func (o *Oracle) answer(ctx context.Context, vs *variantState, p position.Positi
 	defer vs.solverMu.Unlock()
 	pv := &pvBuilder{ctx: ctx, v: v, srv: srv, solver: sv, off: opts.NoPV}
 	if len(history) == 0 && p.Seeds() <= srv.maxSeeds() {
-		return fromTablebase(a, srv, v, p, moves, pv)
+		err := fromTablebase(a, srv, v, p, moves, pv)
+		if !opts.AllMoves {
+			a.Moves = nil // as a search's answer has none (SolveOptions.AllMoves)
+		}
+		return err
 	}
 	res, err := sv.SearchRequest(ctx, v, p, solver.Request{History: history, AllMoves: opts.AllMoves,
 		MaxNodes: uint64(opts.Nodes), MaxDepth: opts.Depth, Progress: opts.Progress})
