@@ -160,7 +160,7 @@ func (o *Oracle) Analyze(ctx context.Context, g Game, opts AnalyzeOptions) (Anal
 		}
 	}
 	for i := range answers {
-		an.Plies = append(an.Plies, plyAnalysis(i, plies, answers))
+		an.Plies = append(an.Plies, plyAnalysis(i, plies, answers, end.KnownCaptures()))
 	}
 	an.Complete = len(answers) == len(plies)
 	summarise(&an)
@@ -179,7 +179,10 @@ func (o *Oracle) Analyze(ctx context.Context, g Game, opts AnalyzeOptions) (Anal
 // move's is raised to it (the move is then the best estimated). A played
 // move proven worth the value is among the best moves even when the
 // search, which proved the value, did not prove it.
-func plyAnalysis(i int, plies []position.Ply, answers []Answer) PlyAnalysis {
+//
+// known says the game's captures are known (position.Game.KnownCaptures),
+// so each ply's result counts them.
+func plyAnalysis(i int, plies []position.Ply, answers []Answer, known bool) PlyAnalysis {
 	pl, a := plies[i], answers[i]
 	out := PlyAnalysis{Ply: i + 1, Player: a.Player, Position: a.Position, Move: Move(pl.Move.Pit),
 		Captured: int(pl.Move.Captured), Again: pl.Move.MovesAgain(pl.Before.Position), Value: a.Value, BestMoves: a.BestMoves,
@@ -205,7 +208,9 @@ func plyAnalysis(i int, plies []position.Ply, answers []Answer) PlyAnalysis {
 	out.MoveValue, out.Exact = mv, a.Exact && moveExact
 	out.Loss = max(0, out.Value-out.MoveValue)
 	out.Class = Classify(out.Loss)
-	out.Result = fromPositionResult(pl.Before.ResultOf(out.Value), a.Exact)
+	before := pl.Before
+	before.CapturesKnown = before.CapturesKnown || known // counted from a start whose captures are known
+	out.Result = fromPositionResult(before.ResultOf(out.Value), a.Exact)
 	return out
 }
 

@@ -143,6 +143,18 @@ func TestResultInGames(t *testing.T) {
 	if an.Result == nil || an.Result.Winner != 1 || an.KnownResult == nil || an.KnownResult.Value != 2 {
 		t.Errorf("analysis: %+v, known %+v", an.Result, an.KnownResult)
 	}
+	// The same start written out without its captures: the board holds
+	// every seed, so they are 0-0, and ply 2's result counts the seed
+	// ply 1 banked.
+	an, err = o.Analyze(context.Background(), Game{Start: mustSetup(t, "kalah-2x1:1,1/1,1:1"), Moves: []int{2, 1}}, AnalyzeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pl := range an.Plies {
+		if r := pl.Result; r == nil || !r.CapturesKnown || r.FinalScore != [2]int{3, 1} {
+			t.Errorf("written out, ply %d: %+v, want 3-1 with the captures known", pl.Ply, r)
+		}
+	}
 }
 
 // TestKnownResultsAgree solves the start positions of the known results

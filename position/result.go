@@ -42,18 +42,18 @@ func (s Setup) ResultOf(value int) Result {
 	mover := (seeds - nobody + value) / 2
 	other := seeds - nobody - mover
 	var final [2]int
-	if s.capturesKnown() {
+	if s.KnownCaptures() {
 		final = s.Captured
 	}
 	me := s.Position.Player() - 1
 	final[me] += mover
 	final[1-me] += other
-	return newResult(final, nobody, s.capturesKnown())
+	return newResult(final, nobody, s.KnownCaptures())
 }
 
-// capturesKnown reports whether the captures before s are known: given,
+// KnownCaptures reports whether the captures before s are known: given,
 // or 0-0 because every seed of the variant is on the board.
-func (s Setup) capturesKnown() bool {
+func (s Setup) KnownCaptures() bool {
 	return s.CapturesKnown || s.Position.Seeds() == s.Variant.Total()
 }
 
@@ -69,8 +69,12 @@ func (g *Game) Result() Result {
 	if g.End == EndRepetition && g.Variant.Repetition == RepetitionNobody {
 		nobody = g.Position.Seeds()
 	}
-	return newResult(g.Final, nobody, g.Setup.capturesKnown())
+	return newResult(g.Final, nobody, g.KnownCaptures())
 }
+
+// KnownCaptures reports whether the game's captures are known: its
+// start's were (Setup.KnownCaptures), so every ply's are.
+func (g *Game) KnownCaptures() bool { return g.startKnown }
 
 // newResult fills in the winner and the margin of final.
 func newResult(final [2]int, nobody int, known bool) Result {

@@ -117,3 +117,35 @@ func TestGameResultHandWorked(t *testing.T) {
 		}
 	}
 }
+
+// TestGameKnownCaptures: a start whose board holds every seed has 0-0
+// captured though the string gives none, and so has the rest of the
+// game; a start with seeds missing and no captures has unknown captures
+// throughout. After pit 6 of the hand-worked endgame (it captures 2 and
+// ends the game), the result says so too.
+func TestGameKnownCaptures(t *testing.T) {
+	for _, c := range []struct {
+		pos   string
+		moves []int
+		want  bool
+	}{
+		{"awari:4,4,4,4,4,4/4,4,4,4,4,4:1", []int{6, 5, 1}, true},
+		{"awari", []int{6, 5, 1}, true},
+		{"awari:0,0,0,0,0,1/1,1,0,0,0,0:1", []int{6}, false},
+		{"awari:0,0,0,0,0,1/1,1,0,0,0,0:1:24-21", []int{6}, true},
+	} {
+		s, err := Parse(c.pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := NewGameNoStopAt(s)
+		for _, m := range c.moves {
+			if _, err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if g.KnownCaptures() != c.want || g.Over && g.Result().CapturesKnown != c.want {
+			t.Errorf("%s: game %v, result %+v; want %v", c.pos, g.KnownCaptures(), g.Result(), c.want)
+		}
+	}
+}
