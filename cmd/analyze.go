@@ -45,7 +45,8 @@ accuracy: the mean over the player's moves (forced passes left out) of
 100 / (1 + loss/2), so a best move counts 100, a loss of 2 seeds 50 and of 6
 seeds 25.
 
-Text output is a table of the plies, a value graph (player 1's projected
+Text output is a table of the plies (each with the final score that best play
+from its position gives), a value graph (player 1's projected
 final margin by ply: captures so far plus the value) and the summaries: how
 many plies are proven and how many estimates (those vary from run to run
 with the time each ply gets), then each player's; --json prints docs/notation.md's analysis object, one a line

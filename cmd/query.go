@@ -31,7 +31,8 @@ func newQueryCmd() *cobra.Command {
 		Short: "Look a position up in the tablebase: its value and every move's, best first",
 		Long: `query prints the exact value of a position (score difference in seeds from
 the side to move of the position as given, to the end of the game), the value
-of each legal move, best first, and a principal variation, from a tablebase
+of each legal move, best first, a principal variation and the result (the
+final score with best play and who wins), from a tablebase
 made by build, without search. A player who must pass keeps the value; the
 best move is "pass". POS "-" reads positions from stdin, one a line, and
 answers every line it can: a position beyond the built layers gets a line
