@@ -515,7 +515,7 @@ async function annotate(seq, abort) {
         state.cache.set(key, entry);
       }
       if (!entry.solve || !entry.solve.moves) {
-        const q = new URLSearchParams({ position: entry.position, all: "1", time: "1s" });
+        const q = new URLSearchParams({ position: entry.position, all: "1", time: "300ms" });
         entry.solve = await api("/api/solve?" + q, { signal: abort.signal });
         if (seq !== state.seq) return;
       }
