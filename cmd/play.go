@@ -81,7 +81,7 @@ func moveErrorProse(err error) error {
 	if me.Game.Over {
 		cause = fmt.Errorf("move %s: the game is over (%s)", me.Text, endProse(me.Game.End))
 	}
-	return fmt.Errorf("%w (the %s move in the list)%s", cause, position.Ordinal(me.N), legalMovesNote(me.Game))
+	return fmt.Errorf("%w (the %s move in the list)%s", cause, position.Ordinal(me.N), legalMovesNote(me.Game, me.Text))
 }
 
 func printPlay(out io.Writer, res oracle.Played) error {

@@ -28,6 +28,7 @@ var commands = []func() *cobra.Command{
 	newBenchCmd,
 	newServeCmd,
 	newEngineCmd,
+	newMatchCmd,
 }
 
 // NewRootCmd builds the `mancala` command tree.

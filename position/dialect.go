@@ -98,9 +98,10 @@ func FormatFEN(s Setup) string {
 
 // MoveLetter writes the move of pit (1..6) by the side to move of p as the
 // dialect's letter. A pass has no letter (the dialect leaves passes out:
-// the next letter's case shows who moves), so it is "".
+// the next letter's case shows who moves), so it is "", and so is a pit
+// beyond the sixth, which has none (CheckDialect).
 func MoveLetter(p Position, pit int) string {
-	if pit == PassPit {
+	if pit == PassPit || pit > len(southLetters) {
 		return ""
 	}
 	if p.Side == 0 {

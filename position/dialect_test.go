@@ -64,6 +64,7 @@ func TestParseReadsFEN(t *testing.T) {
 		"4-4-4-4-4-4-4-4-4-4-4-4-0-S":  "has 14 fields, want 15",
 		"awari:4-4-4-4-4-4-4-4-4-4-4-": "has 12 fields",
 		"akon:4-4":                     "akon has 7 pits a row",
+		"4,4,4":                        `"4,4,4" is not a variant`,
 	} {
 		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Parse(%q): %v, want an error with %q", in, err, want)

@@ -30,7 +30,7 @@ type Setup struct {
 // DialectVariant position (`4-4-4-4-4-4-4-4-4-4-4-4-0-0-S`), and after a
 // variant and ":" one of that variant (`oware:4-4-...-0-0-S`).
 func Parse(s string) (Setup, error) {
-	if t := strings.TrimSpace(s); t != "" && t[0] >= '0' && t[0] <= '9' {
+	if t := strings.TrimSpace(s); t != "" && t[0] >= '0' && t[0] <= '9' && isFEN(t) {
 		v, err := Lookup(DialectVariant)
 		if err != nil {
 			return Setup{}, err
