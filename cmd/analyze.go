@@ -45,7 +45,8 @@ accuracy: the mean over the player's moves (forced passes left out) of
 100 / (1 + loss/2), so a best move counts 100, a loss of 2 seeds 50 and of 6
 seeds 25.
 
-Text output is a table of the plies, a value graph (player 1's projected
+Text output is a table of the plies (each with the final score that best play
+from its position gives), a value graph (player 1's projected
 final margin by ply: captures so far plus the value) and the summaries: how
 many plies are proven and how many estimates (those vary from run to run
 with the time each ply gets), then each player's; --json prints docs/notation.md's analysis object, one a line
@@ -175,6 +176,9 @@ func printAnalysis(out io.Writer, an oracle.Analysis, asJSON, lines bool, index 
 		title += fmt.Sprintf(" (line %d)", an.Line)
 	}
 	fmt.Fprintf(out, "%s: %s\n", title, an.Position)
+	if an.KnownResult != nil {
+		fmt.Fprintln(out, knownLine(an.KnownResult))
+	}
 	printPlyTable(out, an.Plies)
 	fmt.Fprintln(out)
 	fmt.Fprint(out, valueGraph(an.Plies, 100, 6))
@@ -189,7 +193,7 @@ func printAnalysis(out io.Writer, an oracle.Analysis, asJSON, lines bool, index 
 	case !an.Complete:
 		fmt.Fprintf(out, "analysis cut short after %s\n", plural(len(an.Plies), "ply"))
 	case an.GameOver:
-		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(variantOf(an.Position), an.End), an.FinalScore[0], an.FinalScore[1])
+		fmt.Fprintf(out, "game over (%s): final score %d-%d: %s\n", endProse(variantOf(an.Position), an.End), an.FinalScore[0], an.FinalScore[1], gameWinner(an.Result))
 	default:
 		fmt.Fprintln(out, "the record ends before the game does")
 	}
@@ -201,7 +205,7 @@ func printAnalysis(out io.Writer, an oracle.Analysis, asJSON, lines bool, index 
 // every move (best_moves_complete false).
 func printPlyTable(out io.Writer, plies []oracle.PlyAnalysis) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "ply\tplayer\tmove\tvalue\tplayed\tloss\tclass\tbest\t")
+	fmt.Fprintln(tw, "ply\tplayer\tmove\tvalue\tresult\tplayed\tloss\tclass\tbest\t")
 	for _, p := range plies {
 		mark := ""
 		if !p.Exact {
@@ -211,11 +215,11 @@ func printPlyTable(out io.Writer, plies []oracle.PlyAnalysis) {
 		if p.Exact && !p.BestMovesComplete {
 			best += ",?"
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%v\t%s%+d\t%s%+d\t%d\t%s\t%s\t\n", p.Ply, p.Player, p.Move, mark, p.Value,
-			mark, p.MoveValue, p.Loss, p.Class, best)
+		fmt.Fprintf(tw, "%d\t%d\t%v\t%s%+d\t%s%s\t%s%+d\t%d\t%s\t%s\t\n", p.Ply, p.Player, p.Move, mark, p.Value,
+			mark, scoreCell(p.Result), mark, p.MoveValue, p.Loss, p.Class, best)
 	}
 	tw.Flush()
-	fmt.Fprintln(out, "(values from the mover, in seeds; ~ an estimate; ,? best moves proven so far, others may be as good)")
+	fmt.Fprintln(out, "(values from the mover, in seeds; result: the final score, player 1's first, that best play from the ply's position gives; ~ an estimate; ,? best moves proven so far, others may be as good)")
 }
 
 // valueGraph draws, by ply, player 1's projected final margin: the seeds

@@ -95,7 +95,7 @@ func printPlay(out io.Writer, res oracle.Played) error {
 		fmt.Fprintf(out, "player %d plays %v: captured %d\n", m.Player, m.Move, m.Captured)
 	}
 	if res.GameOver {
-		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(variantOf(res.Position), res.End), res.FinalScore[0], res.FinalScore[1])
+		fmt.Fprintf(out, "game over (%s): final score %d-%d: %s\n", endProse(variantOf(res.Position), res.End), res.FinalScore[0], res.FinalScore[1], gameWinner(res.Result))
 	}
 	return nil
 }

@@ -31,7 +31,8 @@ func newQueryCmd() *cobra.Command {
 		Short: "Look a position up in the tablebase: its value and every move's, best first",
 		Long: `query prints the exact value of a position (score difference in seeds from
 the side to move of the position as given, to the end of the game), the value
-of each legal move, best first, and a principal variation, from a tablebase
+of each legal move, best first, a principal variation and the result (the
+final score with best play and who wins), from a tablebase
 made by build, without search. A player who must pass keeps the value; the
 best move is "pass". POS "-" reads positions from stdin, one a line, and
 answers every line it can: a position beyond the built layers gets a line
@@ -142,10 +143,12 @@ func printQuery(out io.Writer, setup position.Setup, a oracle.Answer) error {
 	fmt.Fprint(out, position.Diagram(setup.Variant, setup.Position))
 	if a.GameOver {
 		fmt.Fprintf(out, "game over: the seeds left give player %d a value of %+d\n", a.Player, a.Value)
+		printResult(out, variantOf(a.Position), a.Result, a.KnownResult)
 		return nil
 	}
 	fmt.Fprintf(out, "value %+d for player %d, exact (%s; tablebase up to %d)\n",
 		a.Value, a.Player, plural(setup.Position.Seeds(), "seed"), a.TablebaseSeeds)
+	printResult(out, variantOf(a.Position), a.Result, a.KnownResult)
 	if line := distanceLine(a); line != "" {
 		fmt.Fprintln(out, line)
 	}

@@ -28,6 +28,9 @@ type Played struct {
 	GameOver   bool               `json:"game_over"`
 	FinalScore *[2]int            `json:"final_score,omitempty"`
 	End        position.EndReason `json:"end,omitempty"`
+	// Result, once the game has ended, is its result: the final score
+	// again, who won and by how much (Result; plies counts the line).
+	Result *Result `json:"result,omitempty"`
 }
 
 // newPlayed reports game g as played so far.
@@ -41,6 +44,7 @@ func newPlayed(g *position.Game) Played {
 		final := g.Final
 		res.FinalScore = &final
 	}
+	res.Result = gameResult(g)
 	return res
 }
 

@@ -68,6 +68,9 @@ func (o *Oracle) Solve(ctx context.Context, s position.Setup, opts SolveOptions)
 	if a.Seconds > 0 {
 		a.NodesPerSecond = float64(a.Nodes) / a.Seconds
 	}
+	if err == nil {
+		addResult(s, &a)
+	}
 	return a, err
 }
 
@@ -277,6 +280,9 @@ func (o *Oracle) Query(ctx context.Context, s position.Setup) (Answer, error) {
 		}
 		return served{tb: disk, prober: disk}, nil
 	})
+	if err == nil {
+		addResult(s, &a)
+	}
 	return a, err
 }
 
@@ -332,6 +338,9 @@ func (o *Oracle) Lookup(ctx context.Context, s position.Setup) (a Answer, ok boo
 	a.Seconds = time.Since(start).Seconds()
 	if errors.Is(err, errNotReady) {
 		return Answer{}, false, nil
+	}
+	if err == nil {
+		addResult(s, &a)
 	}
 	return a, err == nil, err
 }

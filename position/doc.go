@@ -47,7 +47,9 @@
 // tablebase packages compute them from this engine. Game plays a game out
 // with every end rule, repetition and the 25-seed stop included, and
 // records its Line: every ply, each forced pass a ply of its own, which is
-// what every command and the web API report of a game.
+// what every command and the web API report of a game. Setup.ResultOf
+// tells a value as the game's end (each player's final score and the
+// winner, result.go), and Game.Result a game played out.
 //
 // # Notation
 //

@@ -95,7 +95,7 @@ func TestGoDepth(t *testing.T) {
 func TestProvenLoss(t *testing.T) {
 	lines := transcript(t, "oware-own", "position fen 0-0-0-0-0-2-0-0-0-0-0-0-23-23-S\ngo depth 5\nwait\n")
 	n := len(lines)
-	if n < 3 || lines[n-1] != "bestmove F" || lines[n-2] != "info string exact value -2" ||
+	if n < 3 || lines[n-1] != "bestmove F" || lines[n-2] != "info string exact value -2, final score 23-25 with best play: player 2 wins by 2" ||
 		!regexp.MustCompile(`^info depth \d+ score cp -2500( nodes \d+)? pv F$`).MatchString(lines[n-3]) {
 		t.Errorf("got %q", lines)
 	}
@@ -168,10 +168,10 @@ func TestVariantRepetitionRule(t *testing.T) {
 	const fen = "position fen 1-0-0-0-0-1-0-0-0-0-0-0-23-23-S\ngo depth 40\nwait\n"
 	own := transcript(t, "oware-own", fen)
 	plain := transcript(t, "oware-own", "setoption name Variant value oware\n"+fen)
-	if last(own, "info string") != "info string exact value 2" || !strings.Contains(last(own, "info depth"), "score cp 2500") {
+	if !strings.HasPrefix(last(own, "info string"), "info string exact value 2, final score 25-23 with best play: player 1 wins by 2") || !strings.Contains(last(own, "info depth"), "score cp 2500") {
 		t.Errorf("oware-own: %q", own)
 	}
-	if last(plain, "info string") != "info string exact value 0" || !strings.Contains(last(plain, "info depth"), "score cp 0") {
+	if !strings.HasPrefix(last(plain, "info string"), "info string exact value 0, final score ") || !strings.HasSuffix(last(plain, "info string"), "a draw") || !strings.Contains(last(plain, "info depth"), "score cp 0") {
 		t.Errorf("oware: %q", plain)
 	}
 }

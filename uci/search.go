@@ -193,7 +193,7 @@ func (e *Engine) search(ctx context.Context, or *oracle.Oracle, l *line, opts or
 	} else {
 		e.out.send(infoLine(l, a))
 		if a.Exact {
-			e.out.send(fmt.Sprintf("info string exact value %d", a.Value))
+			e.out.send(fmt.Sprintf("info string exact value %d%s", a.Value, resultWords(a.Result)))
 		}
 		best = answerMove(l, a)
 	}
@@ -381,4 +381,18 @@ func fallbackMove(l *line) string {
 		return position.MoveLetter(p, int(buf[0].Pit))
 	}
 	return NullMove
+}
+
+// resultWords tells an exact value as the game's end, for the info string
+// that gives the value: ", final score 23-25 with best play: player 2
+// wins by 2" (oracle.Result; player 1 is South).
+func resultWords(r *oracle.Result) string {
+	if r == nil || !r.CapturesKnown {
+		return ""
+	}
+	who := "a draw"
+	if r.Winner != 0 {
+		who = fmt.Sprintf("player %d wins by %d", r.Winner, r.Margin)
+	}
+	return fmt.Sprintf(", final score %d-%d with best play: %s", r.FinalScore[0], r.FinalScore[1], who)
 }
