@@ -537,15 +537,15 @@ func (f *forwarder) exitChild(m *forwardMove, t *rowTable, b int) (key int32, ok
 	case moveAgainOver:
 		return f.exitKey(m.sow.Banked, true, m.layer, m.k+ix.oppRank(opp, m.ownSeed)), true
 	}
-	// The capture rule is position's (Variant.Finish), not a copy: the
-	// child is (oppAfter, ownAfter), the turn passing over.
-	ownAfter, oppAfter, captured := f.s.v.Finish(m.sow, t.rows[b])
-	if captured == m.sow.Banked { // the last seed captured nothing
+	if !f.s.v.CapturesFacing(position.Pit(opp, m.facing)) {
 		if m.sow.Banked == 0 {
 			return 0, false // the seed stays: an in-layer move
 		}
-		return f.exitKey(m.sow.Banked, false, m.layer, ix.ownRank(oppAfter)+m.inner), true
+		return f.exitKey(m.sow.Banked, false, m.layer, ix.ownRank(opp)+m.inner), true
 	}
+	// The capture is position's rule (Variant.Finish), not a copy: the
+	// child is (oppAfter, ownAfter), the turn passing over.
+	ownAfter, oppAfter, captured := f.s.v.Finish(m.sow, t.rows[b])
 	rank := ix.ownRank(oppAfter) + ix.oppRank(ownAfter, n-captured-position.RowSeeds(ownAfter))
 	return f.exitKey(captured, false, n-captured, rank), true
 }
