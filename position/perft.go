@@ -17,17 +17,29 @@ func (v *Variant) perft(p Position, depth int, playLeaves bool) uint64 {
 	if depth == 0 {
 		return 1
 	}
+	if v.plainPerft {
+		return v.perftPlain(p.Own, p.Opp, depth, playLeaves)
+	}
+	return v.perftMoves(p, depth, playLeaves)
+}
+
+// perftMoves is perft walked with Moves, for every variant: passes,
+// relays and feeding when possible included.
+func (v *Variant) perftMoves(p Position, depth int, playLeaves bool) uint64 {
+	if depth == 0 {
+		return 1
+	}
 	if depth == 1 {
 		return v.perftLeaves(p, playLeaves)
 	}
 	var buf [MaxPits]Move
 	n := v.Moves(p, &buf)
 	if n == 1 && buf[0].IsPass() {
-		return v.perft(buf[0].Next, depth, playLeaves)
+		return v.perftMoves(buf[0].Next, depth, playLeaves)
 	}
 	var nodes uint64
 	for _, m := range buf[:n] {
-		nodes += v.perft(m.Next, depth-1, playLeaves)
+		nodes += v.perftMoves(m.Next, depth-1, playLeaves)
 	}
 	return nodes
 }
@@ -71,4 +83,44 @@ func (v *Variant) perftLeaves(p Position, playLeaves bool) uint64 {
 		return uint64(n)
 	}
 	return uint64(v.CountMoves(p))
+}
+
+// plainPerftOK reports whether perftPlain counts v's tree: no passes, no
+// relays, no fallback to every move when none feeds, and no end by the
+// rows other than an empty opponent's row (awari, oware, kalah).
+func plainPerftOK(v *Variant) bool {
+	relays := v.Sow == SowRelay || v.Sow == SowRelayOriginFirst
+	return v.Pass == PassNever && !relays && v.Feed != FeedIfPossible && !v.OneEachEnds
+}
+
+// perftPlain is perft for the variants of plainPerftOK on the bare rows:
+// it makes each move as legalMoves does (the same sow, the same feeding
+// test on the row the move leaves the opponent) without filling Move
+// values, and it needs no side to move, as perft counts lines, not
+// scores. depth must be at least 1; without playLeaves the last ply is
+// bulk-counted by CountMoves.
+func (v *Variant) perftPlain(own, opp uint64, depth int, playLeaves bool) uint64 {
+	if v.EmptyRowEnds && opp == 0 {
+		return 0
+	}
+	if depth == 1 && !playLeaves {
+		return uint64(v.CountMoves(Position{Own: own, Opp: opp}))
+	}
+	feed := v.mustFeed(Position{Own: own, Opp: opp})
+	var nodes uint64
+	for m := v.playable(own); m != 0; m &= m - 1 {
+		s, _ := v.sow(own, opp, trailingPit(m))
+		if feed && s.opp == 0 {
+			continue
+		}
+		switch {
+		case depth == 1:
+			nodes++
+		case s.again:
+			nodes += v.perftPlain(s.own, s.opp, depth-1, playLeaves)
+		default:
+			nodes += v.perftPlain(s.opp, s.own, depth-1, playLeaves)
+		}
+	}
+	return nodes
 }
