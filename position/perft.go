@@ -100,27 +100,56 @@ func plainPerftOK(v *Variant) bool {
 // scores. depth must be at least 1; without playLeaves the last ply is
 // bulk-counted by CountMoves.
 func (v *Variant) perftPlain(own, opp uint64, depth int, playLeaves bool) uint64 {
-	if v.EmptyRowEnds && opp == 0 {
-		return 0
-	}
 	if depth == 1 && !playLeaves {
 		return uint64(v.CountMoves(Position{Own: own, Opp: opp}))
 	}
-	feed := v.mustFeed(Position{Own: own, Opp: opp})
+	var next [MaxPits]rowPair
+	n := v.children(own, opp, &next)
+	if depth == 1 {
+		return uint64(n)
+	}
 	var nodes uint64
-	for m := v.playable(own); m != 0; m &= m - 1 {
-		s, _ := v.sow(own, opp, trailingPit(m))
-		if feed && s.opp == 0 {
-			continue
-		}
-		switch {
-		case depth == 1:
-			nodes++
-		case s.again:
-			nodes += v.perftPlain(s.own, s.opp, depth-1, playLeaves)
-		default:
-			nodes += v.perftPlain(s.opp, s.own, depth-1, playLeaves)
-		}
+	for _, c := range next[:n] {
+		nodes += v.perftPlain(c.own, c.opp, depth-1, playLeaves)
 	}
 	return nodes
+}
+
+// rowPair is a position's packed rows from its side to move.
+type rowPair struct{ own, opp uint64 }
+
+// children writes the position after each legal move of the rows own, opp
+// into out, pit order, from the next mover's side, and returns how many
+// there are: legalMoves for the variants of plainPerftOK, with the rows
+// only. The next mover is the opponent, or the mover again after kalah's
+// last seed in the store.
+func (v *Variant) children(own, opp uint64, out *[MaxPits]rowPair) int {
+	if v.EmptyRowEnds && opp == 0 {
+		return 0
+	}
+	n := 0
+	if v.twoThree && v.Feed == FeedAlways {
+		for m := occupied(own); m != 0; m &= m - 1 {
+			o, p, _ := v.sowTwoThree(own, opp, trailingPit(m))
+			if p != 0 {
+				out[n] = rowPair{own: p, opp: o}
+				n++
+			}
+		}
+		return n
+	}
+	feed := v.mustFeed(Position{Own: own, Opp: opp})
+	for m := v.playable(own); m != 0; m &= m - 1 {
+		s, _ := v.sow(own, opp, trailingPit(m))
+		switch {
+		case feed && s.opp == 0:
+			continue
+		case s.again:
+			out[n] = rowPair{own: s.own, opp: s.opp}
+		default:
+			out[n] = rowPair{own: s.opp, opp: s.own}
+		}
+		n++
+	}
+	return n
 }

@@ -199,6 +199,7 @@ type Variant struct {
 	ringWord   [2 * MaxPits]uint8 // which packed row holds ring pit i (0 own, 1 opp)
 	ringShift  [2 * MaxPits]uint8 // the bit offset of ring pit i in its row
 	plainPerft bool               // perftPlain counts this variant (plainPerftOK)
+	twoThree   bool               // laps skip the origin and captures take 2 or 3: sowTwoThree sows
 }
 
 // Total returns the seeds in the variant's start position (48, 70, or
@@ -287,6 +288,8 @@ func init() {
 func (v *Variant) prepare() *Variant {
 	v.laps, v.stride = buildLapTable(v), v.Total()+1
 	v.plainPerft = plainPerftOK(v)
+	v.twoThree = v.Sow == SowSkipOrigin && (v.Capture == CaptureBothWays || v.Capture == CaptureBackward)
+	v.twoThree = v.Sow == SowSkipOrigin && (v.Capture == CaptureBothWays || v.Capture == CaptureBackward)
 	for i := 0; i < 2*v.Pits; i++ {
 		v.ringWord[i], v.ringShift[i] = uint8(i/v.Pits), uint8(8*(i%v.Pits))
 	}
