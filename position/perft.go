@@ -130,7 +130,11 @@ func (v *Variant) children(own, opp uint64, out *[MaxPits]rowPair) int {
 	n := 0
 	if v.twoThree && v.Feed == FeedAlways {
 		for m := occupied(own); m != 0; m &= m - 1 {
-			o, p, _ := v.sowTwoThree(own, opp, trailingPit(m))
+			// sowTwoThree, with its lap inlined.
+			o, p, lastBit := v.lapTwoThree(own, opp, trailingPit(m))
+			if lastBit&twoOrThreeBytes(p) != 0 {
+				p, _ = v.takeTwoThree(p, lastBit)
+			}
 			if p != 0 {
 				out[n] = rowPair{own: p, opp: o}
 				n++

@@ -177,18 +177,24 @@ func (v *Variant) relay(rows *[2]uint64, last int) (int, bool) {
 }
 
 // sowTwoThree is sow for the variants of twoThree (awari, oware): one lap
-// that skips the origin, then captureTwoThree. It returns the mover's row,
-// the opponent's and the seeds captured. The lap's table entry says whether
-// the last seed fell in the opponent's row, and twoOrThreeBytes whether it
-// made 2 or 3 there, so the capture is called only when it takes seeds
-// (or meets oware's grand slam).
+// that skips the origin (lapTwoThree), then captureTwoThree. It returns the
+// mover's row, the opponent's and the seeds captured.
 func (v *Variant) sowTwoThree(own, opp uint64, o int) (uint64, uint64, int) {
+	own, opp, lastBit := v.lapTwoThree(own, opp, o)
+	c := 0
+	if lastBit&twoOrThreeBytes(opp) != 0 {
+		opp, c = v.takeTwoThree(opp, lastBit)
+	}
+	return own, opp, c
+}
+
+// lapTwoThree lifts the seeds of the mover's pit o (0-based, non-empty)
+// and sows them by the lap table. It returns both rows and, when the last
+// seed fell in the opponent's row, bit 7 of that pit's byte (else 0): with
+// twoOrThreeBytes it says whether takeTwoThree has anything to take, so
+// the capture is called only then. It is small enough to be inlined.
+func (v *Variant) lapTwoThree(own, opp uint64, o int) (uint64, uint64, uint64) {
 	shift := 8 * uint(o) & 63
 	d := &v.laps[o*v.stride+int(own>>shift&0xff)]
-	own, opp = own&^(0xff<<shift)+d.own, opp+d.opp
-	if d.oppLast&twoOrThreeBytes(opp) == 0 {
-		return own, opp, 0
-	}
-	opp, c := v.takeTwoThree(opp, d.oppLast)
-	return own, opp, c
+	return own&^(0xff<<shift) + d.own, opp + d.opp, d.oppLast
 }
