@@ -207,7 +207,9 @@ func (cfg *Config) label(k int) string {
 	return fmt.Sprintf("engine%d", k+1)
 }
 
-func (cfg *Config) startTimeout() time.Duration { return max(10*time.Second, cfg.Margin) }
+// startTimeout bounds the wait for uciok and readyok: a Java engine reading
+// its books on a loaded machine took over 10 s.
+func (cfg *Config) startTimeout() time.Duration { return max(time.Minute, cfg.Margin) }
 
 // check validates the Config.
 func (cfg *Config) check() error {

@@ -33,10 +33,11 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 		return score, proven, hit
 	}
 	var f frame
-	if score, proven, hit, done := w.probe(p, alpha, beta, depth, ply, layer, history, &f); done {
+	f.n = node{ply: ply, layer: layer, history: history}
+	if score, proven, hit, done := w.probe(p, alpha, beta, depth, &f); done {
 		return score, proven, hit
 	}
-	return w.expand(p, alpha, beta, depth, ply, layer, history, &f)
+	return w.expand(p, alpha, beta, depth, &f)
 }
 
 // frame is what negamax's probe learns of a node for its expansion.
@@ -90,10 +91,10 @@ func (w *worker) prelude(p position.Position, alpha, beta, ply, layer int) (scor
 // moves into f and values the children the tablebase holds: it settles
 // the node when the bounds found cut the window, the game is over, or the
 // held children decide it, and otherwise leaves in f what expand needs.
-func (w *worker) probe(p position.Position, alpha, beta, depth, ply, layer int, history uint64, f *frame) (score int, proven bool, hit int, done bool) {
+func (w *worker) probe(p position.Position, alpha, beta, depth int, f *frame) (score int, proven bool, hit int, done bool) {
 	seeds := p.Seeds()
-	f.n = node{ply: ply, layer: layer, board: boardHash(p, w.s.salt)}
-	f.n.lineKey = keyFor(p, f.n.board, false, history)
+	f.n.board = boardHash(p, w.s.salt)
+	f.n.lineKey = keyFor(p, f.n.board, false, f.n.history)
 	f.b = w.known(p, seeds, depth, &f.n)
 	if score, proven, hit, ok := f.b.cut(alpha, beta); ok {
 		return score, proven, hit, true
@@ -130,7 +131,8 @@ func (w *worker) probe(p position.Position, alpha, beta, depth, ply, layer int, 
 // expand searches p's children not settled by probe: the horizon
 // estimate at depth 0, an enhanced transposition cutoff, then each move in
 // order, storing the result.
-func (w *worker) expand(p position.Position, alpha, beta, depth, ply, layer int, history uint64, f *frame) (int, bool, int) {
+func (w *worker) expand(p position.Position, alpha, beta, depth int, f *frame) (int, bool, int) {
+	ply, layer := f.n.ply, f.n.layer
 	if depth <= 0 || ply >= MaxPly {
 		return w.estimate(p, &f.buf, f.moves), false, noHit
 	}
@@ -140,7 +142,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, ply, layer int,
 		}
 	}
 	w.path[ply] = p
-	childHistory := history ^ pathHash(p, f.n.board)
+	childHistory := f.n.history ^ pathHash(p, f.n.board)
 	var order [position.MaxPits]int8
 	w.orderMoves(p, &f.buf, f.moves, f.b.move, &order)
 	best, bestMove, allProven, hit := f.tbBest, f.tbMove, true, noHit
@@ -233,6 +235,7 @@ func (w *worker) child(p position.Position, m *position.Move, alpha, beta, depth
 // node is what negamax knows of the node it searches, for the table.
 type node struct {
 	ply, layer int
+	history    uint64 // the line hash of the positions of the layer before it
 	board      uint64 // boardHash: the history-free key, and the bucket
 	lineKey    uint64 // the key that includes the line (keyFor)
 }
@@ -362,6 +365,12 @@ func (b *bounds) cut(alpha, beta int) (score int, proven bool, hit int, ok bool)
 
 // store records a node's result where the policy says (policy.stores).
 func (w *worker) store(n *node, r result, hit int) {
+	if n.historyFree() { // the common case, without stores' copies
+		if w.pol.storesFree(r) {
+			w.tt.store(n.board, n.board, r)
+		}
+		return
+	}
 	line, toLine, board, toBoard := w.pol.stores(n, r, hit)
 	if toLine {
 		w.tt.store(n.board, n.lineKey, line)
