@@ -34,7 +34,7 @@ type matchOptions struct {
 
 func newMatchCmd() *cobra.Command {
 	opts := &matchOptions{}
-	c := &cobra.Command{
+	c := stopsCleanly(&cobra.Command{
 		Use:   "match --engine CMD --engine CMD (--movetime D | --time D [--inc D] | --nodes N | --depth N) [flags]",
 		Short: "Play two protocol engines against each other and rate them",
 		Long: `match plays two engines that speak the protocol of mancala engine (Aalina's
@@ -56,7 +56,8 @@ A line is printed after each game, then the first engine's wins, draws and
 losses, its score, and its Elo difference with a 95% interval. --sprt
 elo0,elo1 stops the match once a sequential probability ratio test
 (α = β = 0.05) accepts H0 (elo0) or H1 (elo1). --record FILE writes every game
-as mancala analyze reads it.`,
+as mancala analyze reads it. Ctrl-C drops the games under way and prints the
+table of those played.`,
 		Example: `  mancala match --engine "mancala engine" --engine "mancala engine --hash 16" --movetime 100ms --games 40
   mancala match --engine "mancala engine" --engine "java -jar oware.jar --roots R --leaves L service" \
       --movetime 500ms --games 200 --sprt 0,50 --record games.txt`,
@@ -69,10 +70,10 @@ as mancala analyze reads it.`,
 			defer closeTB()
 			return runMatch(c, cfg, opts)
 		},
-	}
+	})
 	f := c.Flags()
 	f.StringArrayVar(&opts.engines, "engine", nil, "an engine's command line (give two)")
-	f.StringArrayVar(&opts.names, "name", nil, "an engine's name, in --engine's order (default: the id name it sends)")
+	f.StringArrayVar(&opts.names, "name", nil, "an engine's name, in --engine's order (default: the first word of the id name it sends)")
 	f.StringVar(&opts.variant, "variant", uci.DefaultVariant, "the game played: the engines' variant")
 	f.DurationVar(&opts.moveTime, "movetime", 0, "time a move (go movetime)")
 	f.DurationVar(&opts.gameTime, "time", 0, "each side's time for the game (go wtime/btime)")

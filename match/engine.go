@@ -97,10 +97,20 @@ func (e *engine) ready(timeout time.Duration) error {
 // await reads lines until one whose first word is word, and returns the
 // line; an end of output or the timeout is a ProtocolError.
 func (e *engine) await(word string, timeout time.Duration) (string, error) {
+	return e.awaitCtx(context.Background(), word, timeout)
+}
+
+// errInterrupted: the match's context ended while an engine was thinking.
+var errInterrupted = errors.New("interrupted")
+
+// awaitCtx is await that also gives up, with errInterrupted, when ctx ends.
+func (e *engine) awaitCtx(ctx context.Context, word string, timeout time.Duration) (string, error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
 		select {
+		case <-ctx.Done():
+			return "", errInterrupted
 		case l, ok := <-e.lines:
 			if !ok {
 				return "", protocolErr("%s exited before %s%s", e.name, word, e.exitNote())
@@ -133,7 +143,7 @@ func (e *engine) exitNote() string {
 
 // bestmove sends position and go and waits up to timeout for bestmove,
 // returning its move word.
-func (e *engine) bestmove(position, goCmd string, timeout time.Duration) (string, time.Duration, error) {
+func (e *engine) bestmove(ctx context.Context, position, goCmd string, timeout time.Duration) (string, time.Duration, error) {
 	if err := e.send(position); err != nil {
 		return "", 0, err
 	}
@@ -141,7 +151,7 @@ func (e *engine) bestmove(position, goCmd string, timeout time.Duration) (string
 	if err := e.send(goCmd); err != nil {
 		return "", 0, err
 	}
-	l, err := e.await("bestmove", timeout)
+	l, err := e.awaitCtx(ctx, "bestmove", timeout)
 	took := time.Since(start)
 	if err != nil {
 		var pe *ProtocolError

@@ -95,7 +95,8 @@ type Result struct {
 
 // Run plays the match. It returns an error for a bad Config or when an
 // engine cannot be started; an engine's breach during a game only loses
-// that game. Cancelling ctx ends the match after the games under way.
+// that game. Cancelling ctx ends the match at once: the games under way
+// are dropped, uncounted, and Result.Stopped says "interrupted".
 func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.check(); err != nil {
 		return Result{}, err
@@ -165,18 +166,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 					}
 					eng[k] = e
 				}
-				namesOnce.Do(func() {
-					for k := range names {
-						names[k] = cfg.Names[k]
-						if names[k] == "" {
-							names[k] = cfg.label(k)
-							if eng[k].name0 != "" {
-								names[k] = eng[k].name0
-							}
-						}
-					}
-				})
-				g := cfg.play(i, eng, names)
+				namesOnce.Do(func() { names = cfg.names(eng) })
+				g, ok := cfg.play(ctx, i, eng, names)
+				if !ok {
+					return // interrupted: the game is not counted
+				}
 				for k, e := range eng {
 					if g.Loser == k { // a breach leaves the engine's state unknown: start it afresh
 						e.close()
@@ -199,6 +193,25 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	return res, nil
 }
 
+// names are the engines' names: Config.Names, else the first word of
+// the id name each sent (engine1, engine2 if none), numbered when alike.
+func (cfg *Config) names(eng [2]*engine) [2]string {
+	var names [2]string
+	for k := range names {
+		names[k] = cfg.Names[k]
+		if f := strings.Fields(eng[k].name0); names[k] == "" && len(f) > 0 {
+			names[k] = f[0]
+		}
+		if names[k] == "" {
+			names[k] = cfg.label(k)
+		}
+	}
+	if names[0] == names[1] {
+		names[0], names[1] = names[0]+"-1", names[1]+"-2"
+	}
+	return names
+}
+
 func (cfg *Config) label(k int) string {
 	if cfg.Names[k] != "" {
 		return cfg.Names[k]
@@ -206,7 +219,9 @@ func (cfg *Config) label(k int) string {
 	return fmt.Sprintf("engine%d", k+1)
 }
 
-func (cfg *Config) startTimeout() time.Duration { return max(10*time.Second, cfg.Margin) }
+// startTimeout bounds the wait for uciok and readyok: a Java engine reading
+// its books on a loaded machine took over 10 s.
+func (cfg *Config) startTimeout() time.Duration { return max(time.Minute, cfg.Margin) }
 
 // check validates the Config.
 func (cfg *Config) check() error {
@@ -262,8 +277,8 @@ func replay(v *position.Variant, pits []int) (*position.Game, error) {
 }
 
 // play plays game i: opening i/2 (in turn), the first engine South when i
-// is even.
-func (cfg *Config) play(i int, eng [2]*engine, names [2]string) Game {
+// is even. It reports false when ctx ended the game before its end.
+func (cfg *Config) play(ctx context.Context, i int, eng [2]*engine, names [2]string) (Game, bool) {
 	start := time.Now()
 	var opening []int
 	if len(cfg.Openings) > 0 {
@@ -291,7 +306,7 @@ func (cfg *Config) play(i int, eng [2]*engine, names [2]string) Game {
 		if err != nil {
 			lose((k+2-south)%2, errReason(err))
 			gm.Elapsed = time.Since(start)
-			return gm
+			return gm, true
 		}
 	}
 	// The moves so far in the dialect (passes have no letter).
@@ -309,7 +324,10 @@ func (cfg *Config) play(i int, eng [2]*engine, names [2]string) Game {
 			pos += " moves " + letters.String()
 		}
 		goCmd, limit := cfg.goCommand(clock, side)
-		word, took, err := e.bestmove(pos, goCmd, limit)
+		word, took, err := e.bestmove(ctx, pos, goCmd, limit)
+		if errors.Is(err, errInterrupted) {
+			return gm, false
+		}
 		if cfg.GameTime > 0 && err == nil {
 			clock[side] -= took
 			if clock[side] < -cfg.Margin {
@@ -353,7 +371,7 @@ func (cfg *Config) play(i int, eng [2]*engine, names [2]string) Game {
 	}
 	gm.Plies = len(g.Line)
 	gm.Elapsed = time.Since(start)
-	return gm
+	return gm, true
 }
 
 func sideName(side int) string {

@@ -32,8 +32,7 @@ func TestMain(m *testing.M) {
 
 // fakeEngine speaks the protocol's handshake, then misbehaves on go:
 // "illegal" answers a pit of the other side's row, "crash" exits with
-// status 3, "silent" never answers, "good" plays its first legal letter
-// from a fixed list in turn (a legal but weak engine).
+// status 3, "silent" never answers.
 func fakeEngine(mode string) {
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
@@ -208,5 +207,26 @@ func TestOpenings(t *testing.T) {
 		if _, err := ParseOpenings(strings.NewReader(bad), v); err == nil || !strings.HasPrefix(err.Error(), "line 1: ") {
 			t.Errorf("%q: %v; want a line 1 error", bad, err)
 		}
+	}
+}
+
+// TestInterrupt: cancelling the match's context ends it at once; the game
+// under way is dropped, uncounted, and the result says so.
+func TestInterrupt(t *testing.T) {
+	bin := buildMancala(t)
+	v, _ := position.Lookup("oware-own")
+	eng := bin + " engine --no-tb --threads 1 --hash 4"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := Run(ctx, Config{Variant: v, Commands: [2]string{eng, eng}, Depth: 1, Games: 10,
+		Progress: func(g Game, s Score) { cancel() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Games) != 1 || res.Score.Games() != 1 || res.Stopped != "interrupted" {
+		t.Errorf("%d games, %+v, stopped %q; want 1 game, interrupted", len(res.Games), res.Score, res.Stopped)
+	}
+	if res.Names != [2]string{"mancala-1", "mancala-2"} {
+		t.Errorf("names %q; want the id name's first word, numbered", res.Names)
 	}
 }

@@ -29,127 +29,120 @@ const noHit = MaxPly + 10
 // with hit >= ply holds for p whatever the line (doc.go). When the thread
 // is stopped the result is meaningless and nothing is stored.
 func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int, history uint64) (int, bool, int) {
-	if score, proven, hit, done := w.prelude(p, alpha, beta, ply, layer); done {
+	seeds, score, proven, hit, done := w.prelude(p, alpha, beta, ply, layer)
+	if done {
 		return score, proven, hit
 	}
-	var f frame
-	if score, proven, hit, done := w.probe(p, alpha, beta, depth, ply, layer, history, &f); done {
+	n := node{ply: ply, layer: layer, history: history, board: boardHash(p, w.s.salt)}
+	n.lineKey = keyFor(p, n.board, false, history)
+	ttMove, score, proven, hit, done := w.probe(p, alpha, beta, depth, seeds, &n)
+	if done {
 		return score, proven, hit
 	}
-	return w.expand(p, alpha, beta, depth, ply, layer, history, &f)
-}
-
-// frame is what negamax's probe learns of a node for its expansion.
-type frame struct {
-	n      node
-	b      bounds
-	buf    [position.MaxPits]position.Move
-	moves  int    // legal moves in buf
-	held   uint16 // heldChildren's
-	tbBest int
-	tbMove int
+	return w.expand(p, alpha, beta, depth, seeds, &n, ttMove)
 }
 
 // prelude is what negamax settles before any table: the node count and the
 // stop, a repetition on the path or the game's line, the seeds on the
-// board against the window, and the estimate tablebase. It returns
-// negamax's results and done, or done false to go on.
-func (w *worker) prelude(p position.Position, alpha, beta, ply, layer int) (score int, proven bool, hit int, done bool) {
+// board against the window, and the estimate tablebase. It returns the
+// seeds on the board and negamax's results with done, or done false to go
+// on.
+func (w *worker) prelude(p position.Position, alpha, beta, ply, layer int) (seeds, score int, proven bool, hit int, done bool) {
 	w.nodes++
 	if w.nodes&pollMask == 0 {
 		w.poll()
 	}
 	if w.stopped {
-		return 0, false, noHit, true
+		return 0, 0, false, noHit, true
 	}
 	for i := layer; i < ply; i++ {
 		if w.path[i] == p {
-			return w.v.RepetitionValue(p), true, i, true // repetition: the board counts for nobody (oware-own: own rows)
+			return 0, w.v.RepetitionValue(p), true, i, true // repetition: the board counts for nobody (oware-own: own rows)
 		}
 	}
 	if layer == 0 && w.s.onLine(p) {
-		return w.v.RepetitionValue(p), true, 0, true // a repetition of the game's line before the root
+		return 0, w.v.RepetitionValue(p), true, 0, true // a repetition of the game's line before the root
 	}
-	seeds := p.Seeds()
+	seeds = p.Seeds()
 	switch {
 	case seeds <= alpha:
-		return seeds, true, noHit, true // the value is at most the seeds on the board
+		return seeds, seeds, true, noHit, true // the value is at most the seeds on the board
 	case -seeds >= beta:
-		return -seeds, true, noHit, true
+		return seeds, -seeds, true, noHit, true
 	}
 	if w.pol.estimated(seeds) {
 		if v, ok := w.s.etb.Probe(p); ok {
 			w.tbHits++
-			return v, false, noHit, true // the neutral twin's value: an estimate
+			return seeds, v, false, noHit, true // the neutral twin's value: an estimate
 		}
 	}
-	return 0, false, noHit, false
+	return seeds, 0, false, noHit, false
 }
 
-// probe looks p up in the table and the tablebase (known), generates its
-// moves into f and values the children the tablebase holds: it settles
-// the node when the bounds found cut the window, the game is over, or the
-// held children decide it, and otherwise leaves in f what expand needs.
-func (w *worker) probe(p position.Position, alpha, beta, depth, ply, layer int, history uint64, f *frame) (score int, proven bool, hit int, done bool) {
-	seeds := p.Seeds()
-	f.n = node{ply: ply, layer: layer, board: boardHash(p, w.s.salt)}
-	f.n.lineKey = keyFor(p, f.n.board, false, history)
-	f.b = w.known(p, seeds, depth, &f.n)
-	if score, proven, hit, ok := f.b.cut(alpha, beta); ok {
-		return score, proven, hit, true
+// probe looks node n (position p, with seeds seeds) up in the table and
+// the tablebase (known, as the policy says) and settles it when the
+// bounds found cut the window (done); otherwise it returns the best move
+// the table knows (pit+1, 0 none) for the expansion to try first.
+func (w *worker) probe(p position.Position, alpha, beta, depth, seeds int, n *node) (ttMove, score int, proven bool, hit int, done bool) {
+	b := w.known(p, seeds, depth, n)
+	if score, proven, hit, ok := b.cut(alpha, beta); ok {
+		return 0, score, proven, hit, true
 	}
-	f.moves = w.v.Moves(p, &f.buf)
-	if f.moves == 0 {
-		return w.v.TerminalValue(p), true, noHit, true
+	return b.move, 0, false, noHit, false
+}
+
+// expand searches node n (position p, with seeds seeds) below: its moves,
+// the children the tablebase holds (which may settle it at once), the
+// horizon estimate at depth 0, an enhanced transposition cutoff, then each
+// move in order (ttMove first), storing the result.
+func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *node, ttMove int) (int, bool, int) {
+	var buf [position.MaxPits]position.Move
+	moves := w.v.Moves(p, &buf)
+	if moves == 0 {
+		return w.v.TerminalValue(p), true, noHit
 	}
 	if !w.s.repeats {
 		// Every child starts a layer (kalah), so its board entry is the
 		// one it probes first: fetch them all now, while the tablebase
 		// and the ordering run, rather than one miss at a time.
-		for k := range f.buf[:f.moves] {
-			w.tt.prefetch(boardHash(f.buf[k].Next, w.s.salt))
+		for k := range buf[:moves] {
+			w.tt.prefetch(boardHash(buf[k].Next, w.s.salt))
 		}
 	}
-	f.held, f.tbBest, f.tbMove = w.heldChildren(p, seeds, &f.buf, f.moves)
+	held, tbBest, tbMove := w.heldChildren(p, seeds, &buf, moves)
 	switch {
-	case f.held == 0:
-	case f.tbBest >= beta:
-		w.store(&f.n, result{score: f.tbBest, lower: true, proven: true, draft: depth, move: f.tbMove}, noHit)
-		return f.tbBest, true, noHit, true
-	case f.held == 1<<f.moves-1:
-		r := result{score: f.tbBest, upper: true, lower: f.tbBest > alpha, proven: true, draft: depth}
+	case held == 0:
+	case tbBest >= beta:
+		w.store(n, result{score: tbBest, lower: true, proven: true, draft: depth, move: tbMove}, noHit)
+		return tbBest, true, noHit
+	case held == 1<<moves-1:
+		r := result{score: tbBest, upper: true, lower: tbBest > alpha, proven: true, draft: depth}
 		if r.lower {
-			r.move = f.tbMove
+			r.move = tbMove
 		}
-		w.store(&f.n, r, noHit)
-		return f.tbBest, true, noHit, true
+		w.store(n, r, noHit)
+		return tbBest, true, noHit
 	}
-	return 0, false, noHit, false
-}
-
-// expand searches p's children not settled by probe: the horizon
-// estimate at depth 0, an enhanced transposition cutoff, then each move in
-// order, storing the result.
-func (w *worker) expand(p position.Position, alpha, beta, depth, ply, layer int, history uint64, f *frame) (int, bool, int) {
+	ply, layer := n.ply, n.layer
 	if depth <= 0 || ply >= MaxPly {
-		return w.estimate(p, &f.buf, f.moves), false, noHit
+		return w.estimate(p, &buf, moves), false, noHit
 	}
 	if depth >= etcDepth {
-		if score, proven, ok := w.transpositionCutoff(p, &f.buf, f.moves, beta, depth); ok {
+		if score, proven, ok := w.transpositionCutoff(p, &buf, moves, beta, depth); ok {
 			return score, proven, noHit
 		}
 	}
 	w.path[ply] = p
-	childHistory := history ^ pathHash(p, f.n.board)
+	childHistory := n.history ^ pathHash(p, n.board)
 	var order [position.MaxPits]int8
-	w.orderMoves(p, &f.buf, f.moves, f.b.move, &order)
-	best, bestMove, allProven, hit := f.tbBest, f.tbMove, true, noHit
-	a := max(alpha, f.tbBest)
-	for _, k := range order[:f.moves] {
-		if f.held&(1<<k) != 0 {
+	w.orderMoves(p, &buf, moves, ttMove, &order)
+	best, bestMove, allProven, hit := tbBest, tbMove, true, noHit
+	a := max(alpha, tbBest)
+	for _, k := range order[:moves] {
+		if held&(1<<k) != 0 {
 			continue // valued from the tablebase above
 		}
-		m := &f.buf[k]
+		m := &buf[k]
 		s, proven, h := w.child(p, m, a, beta, depth, ply, layer, childHistory)
 		if w.stopped {
 			return 0, false, noHit
@@ -159,7 +152,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, ply, layer int,
 		}
 		if s >= beta {
 			w.rewardCutoff(p, m, depth)
-			w.store(&f.n, result{score: s, lower: true, proven: proven, draft: depth, move: bestMove}, h)
+			w.store(n, result{score: s, lower: true, proven: proven, draft: depth, move: bestMove}, h)
 			return s, proven, h
 		}
 		allProven, hit = allProven && proven, min(hit, h)
@@ -169,7 +162,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, ply, layer int,
 	if r.lower {
 		r.move = bestMove
 	}
-	w.store(&f.n, r, hit)
+	w.store(n, r, hit)
 	return best, allProven, hit
 }
 
@@ -233,6 +226,7 @@ func (w *worker) child(p position.Position, m *position.Move, alpha, beta, depth
 // node is what negamax knows of the node it searches, for the table.
 type node struct {
 	ply, layer int
+	history    uint64 // the line hash of the positions of the layer before it
 	board      uint64 // boardHash: the history-free key, and the bucket
 	lineKey    uint64 // the key that includes the line (keyFor)
 }
@@ -362,6 +356,12 @@ func (b *bounds) cut(alpha, beta int) (score int, proven bool, hit int, ok bool)
 
 // store records a node's result where the policy says (policy.stores).
 func (w *worker) store(n *node, r result, hit int) {
+	if n.historyFree() { // the common case, without stores' copies
+		if w.pol.storesFree(r) {
+			w.tt.store(n.board, n.board, r)
+		}
+		return
+	}
 	line, toLine, board, toBoard := w.pol.stores(n, r, hit)
 	if toLine {
 		w.tt.store(n.board, n.lineKey, line)

@@ -124,6 +124,10 @@ func (pol *policy) takeLine(b *bounds, e entry, n *node, depth int) {
 	}
 }
 
+// storesFree reports whether a history-free node stores its result r (to
+// its board entry, as it is): unless it is tableless.
+func (pol *policy) storesFree(r result) bool { return !pol.tableless(r.draft) }
+
 // stores says what n's result r, resting on the line from ply hit, goes to
 // the table as: line for its line entry and board for its board entry,
 // each when its flag is set (the line entry first). A history-free node's
@@ -134,11 +138,11 @@ func (pol *policy) takeLine(b *bounds, e entry, n *node, depth int) {
 // on the line (where a repetition is worth 0); and for play, an estimate
 // goes there too.
 func (pol *policy) stores(n *node, r result, hit int) (line result, toLine bool, board result, toBoard bool) {
+	if n.historyFree() {
+		return line, false, r, pol.storesFree(r)
+	}
 	if pol.tableless(r.draft) {
 		return line, false, board, false
-	}
-	if n.historyFree() {
-		return line, false, r, true
 	}
 	onLine := r.proven && hit < n.ply
 	line = r
