@@ -341,10 +341,8 @@ func endRank(ctx context.Context, errOut io.Writer, proc mpi.Process, stats tabl
 // 0), start followed by this process's exit with rankFailed at the start
 // of that layer: the fault of the CI's requeue test.
 func failRankAt(rank int, start func(tablebase.LayerPlan)) func(tablebase.LayerPlan) {
-	r, l, ok := strings.Cut(os.Getenv("MANCALA_FAIL_AT"), ":")
-	failRank, err1 := strconv.Atoi(r)
-	failLayer, err2 := strconv.Atoi(l)
-	if !ok || err1 != nil || err2 != nil || failRank != rank || os.Getenv("SLURM_RESTART_COUNT") > "0" {
+	failLayer, ok := failLayerOf(rank, os.Getenv("MANCALA_FAIL_AT"), os.Getenv("SLURM_RESTART_COUNT"))
+	if !ok {
 		return start
 	}
 	return func(p tablebase.LayerPlan) {
@@ -354,4 +352,19 @@ func failRankAt(rank int, start func(tablebase.LayerPlan)) func(tablebase.LayerP
 			os.Exit(rankFailed)
 		}
 	}
+}
+
+// failLayerOf returns the layer at whose start rank fails, from
+// MANCALA_FAIL_AT's value at ("RANK:LAYER") and SLURM_RESTART_COUNT's
+// restarts; ok is false when this rank does not fail (another rank, a
+// malformed value, or a requeued start).
+func failLayerOf(rank int, at, restarts string) (layer int, ok bool) {
+	r, l, found := strings.Cut(at, ":")
+	failRank, err1 := strconv.Atoi(r)
+	layer, err2 := strconv.Atoi(l)
+	n, err3 := strconv.Atoi(restarts)
+	if !found || err1 != nil || err2 != nil || failRank != rank || restarts != "" && (err3 != nil || n > 0) {
+		return 0, false
+	}
+	return layer, true
 }
