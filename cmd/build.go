@@ -5,12 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
+	"github.com/mancala-solver/mancala/internal/mpi"
 	"github.com/mancala-solver/mancala/position"
 	"github.com/mancala-solver/mancala/tablebase"
 )
@@ -120,13 +124,32 @@ func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *bui
 		return err
 	}
 	dir := tbDir(opts.tb)
-	bar := newLayerBar(errOut, v.Pits, opts.maxSeeds, "build")
-	log := &layerLog{w: errOut, bar: bar, ix: tablebase.NewIndex(v.Pits), maxSeeds: opts.maxSeeds}
-	stats, err := tablebase.Build(ctx, dir, v, tablebase.BuildOptions{
+	// Under mpirun or srun (a binary built with -tags mpi) this process is
+	// one rank of the build; rank 0 stores and prints, the others print
+	// only their errors.
+	proc, err := mpi.Join()
+	if err != nil {
+		return err
+	}
+	logOut := errOut
+	if proc != nil && proc.Rank() != 0 {
+		out, logOut = io.Discard, io.Discard
+	}
+	bar := newLayerBar(logOut, v.Pits, opts.maxSeeds, "build")
+	log := &layerLog{w: logOut, bar: bar, ix: tablebase.NewIndex(v.Pits), maxSeeds: opts.maxSeeds}
+	bopts := tablebase.BuildOptions{
 		MaxSeeds: opts.maxSeeds, Threads: opts.threads, MemBytes: mem,
 		Progress: bar.update, LayerStart: log.start, LayerDone: log.done, Repair: opts.repair,
-	})
+	}
+	if proc != nil {
+		bopts.Cluster, bopts.Parts = proc, proc.Size()
+		bopts.LayerStart = failRankAt(proc.Rank(), log.start)
+	}
+	stats, err := tablebase.Build(ctx, dir, v, bopts)
 	bar.finish()
+	if proc != nil {
+		err = endRank(ctx, errOut, proc, stats, err)
+	}
 	if errors.Is(err, context.Canceled) {
 		// Execute gives the signal's exit code (130 or 143).
 		return fmt.Errorf("interrupted: layers 0..%d are stored in %s; run the same command to resume", stats.MaxSeeds, dir)
@@ -282,4 +305,66 @@ func printBuild(out io.Writer, res buildResult) error {
 	fmt.Fprintf(out, "%s on disk for %s in %s%s: %.3f bytes/position (%s of compressed values and distances%s)\n",
 		humanize.IBytes(uint64(res.DiskBytes)), res.Variant, res.Dir, above, res.BytesPerPosition, humanize.IBytes(uint64(res.StoredBytes)), asked)
 	return nil
+}
+
+// rankFailed is the exit status of a build across processes when a rank
+// fails (EX_TEMPFAIL): deploy/slurm/build.sbatch requeues the job on it,
+// and the build resumes at the first missing layer.
+const rankFailed = 75
+
+// endRank ends this rank's part of a build across processes: after a
+// failure it prints the error and aborts every rank with rankFailed;
+// after a success rank 0 prints the traffic of the whole job on errOut
+// (the bytes every rank sent others in the rounds' exchanges), and MPI
+// is finalized.
+func endRank(ctx context.Context, errOut io.Writer, proc mpi.Process, stats tablebase.BuildStats, err error) error {
+	if err != nil {
+		fmt.Fprintf(errOut, "mancala: rank %d of %d: %v\n", proc.Rank(), proc.Size(), err)
+		proc.Abort(rankFailed)
+	}
+	bytes, rounds := proc.Traffic()
+	total, err := proc.Sum(ctx, proc.Rank(), bytes)
+	if err == nil && proc.Rank() == 0 {
+		perPosition := 0.0
+		if stats.Positions > 0 {
+			perPosition = float64(total) / float64(stats.Positions)
+		}
+		fmt.Fprintf(errOut, "mpi: %d ranks exchanged %s bytes in %d rounds: %.2f bytes a position built\n",
+			proc.Size(), humanize.Comma(total), rounds, perPosition)
+	}
+	proc.Finalize()
+	return err
+}
+
+// failRankAt returns start, or, when MANCALA_FAIL_AT is "RANK:LAYER" and
+// this is that rank on a job's first run (SLURM_RESTART_COUNT unset or
+// 0), start followed by this process's exit with rankFailed at the start
+// of that layer: the fault of the CI's requeue test.
+func failRankAt(rank int, start func(tablebase.LayerPlan)) func(tablebase.LayerPlan) {
+	failLayer, ok := failLayerOf(rank, os.Getenv("MANCALA_FAIL_AT"), os.Getenv("SLURM_RESTART_COUNT"))
+	if !ok {
+		return start
+	}
+	return func(p tablebase.LayerPlan) {
+		start(p)
+		if p.Seeds == failLayer {
+			fmt.Fprintf(os.Stderr, "mancala: rank %d: failing at layer %d (MANCALA_FAIL_AT)\n", rank, failLayer)
+			os.Exit(rankFailed)
+		}
+	}
+}
+
+// failLayerOf returns the layer at whose start rank fails, from
+// MANCALA_FAIL_AT's value at ("RANK:LAYER") and SLURM_RESTART_COUNT's
+// restarts; ok is false when this rank does not fail (another rank, a
+// malformed value, or a requeued start).
+func failLayerOf(rank int, at, restarts string) (layer int, ok bool) {
+	r, l, found := strings.Cut(at, ":")
+	failRank, err1 := strconv.Atoi(r)
+	layer, err2 := strconv.Atoi(l)
+	n, err3 := strconv.Atoi(restarts)
+	if !found || err1 != nil || err2 != nil || failRank != rank || restarts != "" && (err3 != nil || n > 0) {
+		return 0, false
+	}
+	return layer, true
 }

@@ -70,6 +70,12 @@ type BuildOptions struct {
 	// shape of a build across machines (build_partition.go); 0 or 1 shares the
 	// layer's state between the threads, which is faster on one machine.
 	Parts int
+	// Cluster, when not nil, makes this process one rank of a build
+	// across processes (MPI ranks, build_cluster.go): Parts must equal
+	// Cluster.Size(), and this process scans and propagates only part
+	// Cluster.Rank() of each layer. Rank 0 stores the layers in dir; the
+	// other ranks open no store.
+	Cluster Cluster
 	// LayerStart, when not nil, is called before each layer is built,
 	// with the method and memory expected for it.
 	LayerStart func(LayerPlan)
@@ -129,6 +135,12 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	}
 	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	opts = withDefaults(opts)
+	if err := checkCluster(opts); err != nil {
+		return stats, err
+	}
+	if c := opts.Cluster; c != nil && c.Rank() != 0 {
+		return buildRank(ctx, v, opts)
+	}
 	b := &builder{stored: true, v: v, ix: NewIndex(v.Pits), opts: opts, movesPerPosition: 3.3}
 	// Every layer's method and memory are checked before the store is
 	// opened: a layer that cannot be built is refused before any work.
@@ -144,6 +156,11 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	if stats.Dropped, err = b.resume(); err != nil {
 		return stats, err
 	}
+	if opts.Cluster != nil {
+		if err := b.sendResumed(ctx); err != nil {
+			return stats, err
+		}
+	}
 	stats.Resumed = len(b.lower)
 	stats.MaxSeeds = len(b.lower) - 1
 	// Each layer is stored while the next is solved (storePending): the
@@ -156,6 +173,11 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 		p, err := b.choose(n, b.movesPerPosition)
 		if err != nil {
 			return stats, err
+		}
+		if opts.Cluster != nil {
+			if err := b.sameMethod(ctx, n, p); err != nil {
+				return stats, err
+			}
 		}
 		if opts.LayerStart != nil {
 			opts.LayerStart(p.LayerPlan)

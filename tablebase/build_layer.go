@@ -38,7 +38,13 @@ type layerSolver struct {
 	// partitions, when above 1, splits propagation into that many rank
 	// ranges exchanging batched updates (build_partition.go).
 	partitions int
-	rounds     int // propagation rounds so far: one a distance level of a threshold
+	// cluster, when not nil, is the transport of a build across
+	// processes (BuildOptions.Cluster): this process propagates only its
+	// own part, cluster.Rank(), of the partitions (and scans only that
+	// part when ownScan).
+	cluster Cluster
+	ownScan bool // with cluster: the scan covers this process's part only
+	rounds  int  // propagation rounds so far: one a distance level of a threshold
 
 	// unranker is the layer's table-assisted Unrank for un-sowing, made
 	// once (its table is at most 16 MB) and read by every worker.
@@ -175,8 +181,21 @@ func (s *layerSolver) forParts(ctx context.Context, fn func(part int, lo, hi int
 func (s *layerSolver) forRanges(ctx context.Context, fn func(lo, hi int64) error) error {
 	g, ctx := errgroup.WithContext(ctx)
 	span := partRanges(s.size, s.partitions)
+	type part struct{ lo, hi int64 }
+	var todo []part
 	for t := range int64(s.partitions) {
-		lo, hi := min(t*span, s.size), min((t+1)*span, s.size)
+		todo = append(todo, part{min(t*span, s.size), min((t+1)*span, s.size)})
+	}
+	if s.ownScan {
+		// Only this process's part, split between its threads.
+		own, n := todo[s.cluster.Rank()], int64(max(s.threads, 1))
+		todo = todo[:0]
+		for i := range n {
+			todo = append(todo, part{own.lo + (own.hi-own.lo)*i/n, own.lo + (own.hi-own.lo)*(i+1)/n})
+		}
+	}
+	for _, pt := range todo {
+		lo, hi := pt.lo, pt.hi
 		g.Go(func() error {
 			for c := lo; c < hi; c += chunkSize {
 				if err := ctx.Err(); err != nil {

@@ -328,9 +328,16 @@ func (b *builder) newSolver(p methodPlan) (*layerSolver, *diskLower, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &layerSolver{v: b.v, ix: b.ix, n: n, size: p.Positions, lower: lower,
+	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: p.Positions, lower: lower,
 		threads: b.opts.Threads, prog: newProgress(n, p.Positions, b.opts.Progress), partitions: b.opts.Parts,
-		spillPath: b.spillPath(n)}, disk, nil
+		spillPath: b.spillPath(n)}
+	if m, ok := p.method.(partsMethod); ok && b.opts.Cluster != nil {
+		// Across processes only the parts' propagation is split, and
+		// un-sowing's scan (the graph's counts every predecessor).
+		_, s.ownScan = m.inner.(unsowMethod)
+		s.cluster = b.opts.Cluster
+	}
+	return s, disk, nil
 }
 
 // solveUnsow solves s's layer by un-sowing: a scan filling the exits and
@@ -357,6 +364,7 @@ func (b *builder) solveUnsow(ctx context.Context, s *layerSolver, split bool) (s
 	b.edges = s.edges
 	s.prog.reach(2 * s.size) // no reverse pass
 	state, err := s.propagateLayer(ctx, nil)
+	b.edges = s.edges // across processes, the sum of every part's (propagateOwnPart)
 	return solved{state: state, method: "unsow", rounds: s.rounds}, err
 }
 

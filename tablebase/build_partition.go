@@ -149,6 +149,9 @@ func (r *rankPart) owner(p uint32) (int, uint32) {
 // into s.partitions parts exchanging batches in memory when that is above
 // 1 (propagateParts).
 func (s *layerSolver) propagateLayer(ctx context.Context, g *graph) ([]uint32, error) {
+	if s.cluster != nil {
+		return s.propagateParts(ctx, g, s.partitions, s.cluster)
+	}
 	if s.partitions > 1 {
 		return s.propagateParts(ctx, g, s.partitions, newLocalRanks(s.partitions))
 	}
@@ -162,6 +165,9 @@ func (s *layerSolver) propagateLayer(ctx context.Context, g *graph) ([]uint32, e
 func (s *layerSolver) propagateParts(ctx context.Context, g *graph, parts int, ex Exchange) ([]uint32, error) {
 	state := s.initState()
 	span := partRanges(s.size, parts)
+	if s.cluster != nil {
+		return s.propagateOwnPart(ctx, g, state, span)
+	}
 	eg, ctx := errgroup.WithContext(ctx)
 	for t := range parts {
 		r := &rankPart{s: s, g: g, state: state, t: t, lo: min(int64(t)*span, s.size), hi: min(int64(t+1)*span, s.size),

@@ -42,7 +42,9 @@
 //     build_encode.go a solved layer's blocks; build_forward.go kalah's
 //     forward pass; build_partition.go propagation over rank ranges that
 //     exchange batched updates (the seam of a build across machines,
-//     docs/distributed-build.md); build_plan.go the memory budget, the
+//     docs/distributed-build.md); build_cluster.go the build across
+//     processes (BuildOptions.Cluster: one part a process, rank 0
+//     stores; the MPI transport is internal/mpi); build_plan.go the memory budget, the
 //     plan's figures and the ETA; build_method.go the methods behind one
 //     interface (layerMethod) and the one decision of a layer's method
 //     and memory (chooseMethod, a pure planner over the layer's shape);

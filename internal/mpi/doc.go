@@ -1,0 +1,14 @@
+// Package mpi is the build's transport across processes over MPI (Open
+// MPI's C library through cgo), compiled only with the build tag "mpi":
+// go build -tags mpi. Without the tag (the default, pure-Go build) Join
+// reports that no MPI job is running, and nothing here links MPI.
+//
+// Under mpirun or srun --mpi=pmix each process calls Join once, at start:
+// it initialises MPI (MPI_Init_thread, serialized calls) and returns the
+// process's rank among the job's, which implements tablebase.Cluster:
+// Exchange is an MPI_Alltoall of the counts and an MPI_Alltoallv of the
+// batches, Sum an MPI_Allreduce, Share an MPI_Allgatherv and Broadcast an
+// MPI_Bcast, all on MPI_COMM_WORLD. Finalize ends it; Abort ends the
+// whole job with an exit code (a failed rank must not leave the others
+// waiting in a collective).
+package mpi
