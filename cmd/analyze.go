@@ -52,11 +52,13 @@ with the time each ply gets), then each player's; --json prints docs/notation.md
 (JSON Lines) when the games come from a file or stdin. Each ply is answered
 within --time (exactly when the tablebase holds it or the search proves it).
 A progress bar goes to stderr on a terminal; Ctrl-C prints the plies done so
-far. An illegal move is an error naming the line, the ply and the move.`,
+far. An illegal move is an error naming the line, the ply and the move.
+A game may also be in the engine dialect, PlayStrategy's moves or an Aualé
+file (mancala convert; docs/notation.md).`,
 			oracle.InaccuracyLoss, oracle.MistakeLoss-1, oracle.MistakeLoss, oracle.BlunderLoss-1, oracle.BlunderLoss),
 		Example: `  mancala analyze oware 4 2 6 5 3 4 3 5 6 3
-  mancala analyze games.txt --time 2s --json
-  grep -v '^#' games.txt | mancala analyze - --time 500ms`,
+  mancala analyze testdata/games/oware-games.txt --time 2s --json
+  grep -v '^#' testdata/games/oware-games.txt | sed -n 3p | mancala analyze - --time 500ms`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runAnalyze(c.Context(), c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr(), args, opts)
@@ -187,7 +189,7 @@ func printAnalysis(out io.Writer, an oracle.Analysis, asJSON, lines bool, index 
 	case !an.Complete:
 		fmt.Fprintf(out, "analysis cut short after %s\n", plural(len(an.Plies), "ply"))
 	case an.GameOver:
-		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(an.End), an.FinalScore[0], an.FinalScore[1])
+		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(variantOf(an.Position), an.End), an.FinalScore[0], an.FinalScore[1])
 	default:
 		fmt.Fprintln(out, "the record ends before the game does")
 	}

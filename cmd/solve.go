@@ -205,8 +205,8 @@ func printSolveText(out io.Writer, a oracle.Answer) error {
 	fmt.Fprintf(out, "pv: %s%s\n", moveList(a.PV), pvNote(a))
 	switch a.Source {
 	case oracle.SourceSearch:
-		fmt.Fprintf(out, "depth %d, %s, %.3f s, %.2f Mnodes/s, %s\n",
-			a.Depth, plural(int64(a.Nodes), "node"), a.Seconds, a.NodesPerSecond/1e6, plural(a.Threads, "thread"))
+		fmt.Fprintf(out, "depth %d, %s, %.3f s, %s, %s\n",
+			a.Depth, plural(int64(a.Nodes), "node"), a.Seconds, rateOf(a.NodesPerSecond, "nodes"), plural(a.Threads, "thread"))
 	case oracle.SourceTablebase:
 		fmt.Fprintf(out, "answered from the tablebase, %.3f s\n", a.Seconds)
 	}

@@ -61,6 +61,9 @@ func runStats(out io.Writer, name string, opts *statsOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := checkTBDir(opts.tb, false); err != nil {
+		return err
+	}
 	dir := tbDir(opts.tb)
 	if opts.compare != "" {
 		return runCompare(out, v, dir, opts)

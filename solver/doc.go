@@ -19,8 +19,12 @@
 //     their proven bounds, the threads, the deepest completed iteration.
 //   - worker.go: one search thread: iterative deepening, MTD(f) at the
 //     root, proving each best move, valuing every move (AllMoves).
-//   - negamax.go: the fail-soft alpha-beta search of a node, its move
-//     ordering and its use of the table and the tablebase.
+//   - negamax.go: the fail-soft alpha-beta search of a node in three
+//     parts (prelude, probe, expansion), its move ordering and its
+//     lookups in the table and the tablebase.
+//   - policy.go: the table rules of every search mode (proof, play,
+//     kalah's, own-row repetition, estimate tablebase): what a node takes
+//     from the table and the tablebase and what it stores.
 //   - tt.go, hash.go: the transposition table (board and line entries)
 //     and its keys; tablemem_linux.go puts it on huge pages outside the
 //     Go heap; prefetch_amd64.go prefetches a node's buckets.

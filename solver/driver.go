@@ -24,12 +24,10 @@ type search struct {
 	opts  Options
 	table *table
 	tb    Tablebase
-	tbMax int // positions with at most this many seeds are probed; -1 none
-	// etb is Options.EstimateTablebase where it serves (Play, a variant
-	// whose repetitions are not worth 0), positions of at most etbMax
-	// seeds estimated by it; -1 none.
-	etb    Tablebase
-	etbMax int
+	// etb is Options.EstimateTablebase where it serves (pol.etbMax >= 0).
+	etb Tablebase
+	// pol is the table rules of the search's mode (policy.go).
+	pol policy
 	// repeats is v.CanRepeat(): false for kalah, where no position recurs
 	// and every node is history-free.
 	repeats bool
@@ -77,7 +75,7 @@ type iteration struct {
 
 func newSearch(s *Solver, v *position.Variant, p position.Position, moves []position.Move, opts Options, line []position.Position) *search {
 	sr := &search{v: v, root: p, moves: slices.Clone(moves), opts: opts, table: s.table,
-		tb: opts.Tablebase, tbMax: -1, etbMax: -1, salt: variantSalt(v), repeats: v.CanRepeat(),
+		tb: opts.Tablebase, etb: opts.EstimateTablebase, salt: variantSalt(v), repeats: v.CanRepeat(),
 		neutral: v.Repetition == position.RepetitionNobody}
 	if !sr.repeats {
 		line = nil
@@ -94,12 +92,7 @@ func newSearch(s *Solver, v *position.Variant, p position.Position, moves []posi
 		}
 	}
 	sr.rootHistory ^= pathHash(p, boardHash(p, sr.salt))
-	if sr.tb != nil && sr.neutral { // no tablebase holds values where a repetition is not worth 0
-		sr.tbMax = sr.tb.MaxSeeds()
-	}
-	if e := opts.EstimateTablebase; e != nil && opts.Play && !sr.neutral {
-		sr.etb, sr.etbMax = e, e.MaxSeeds()
-	}
+	sr.pol = newPolicy(opts, sr.neutral)
 	sr.lo = make([]atomic.Int32, len(moves))
 	sr.hi = make([]atomic.Int32, len(moves))
 	sr.settled = make([]atomic.Bool, len(moves))

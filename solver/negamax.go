@@ -29,86 +29,127 @@ const noHit = MaxPly + 10
 // with hit >= ply holds for p whatever the line (doc.go). When the thread
 // is stopped the result is meaningless and nothing is stored.
 func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int, history uint64) (int, bool, int) {
+	if score, proven, hit, done := w.prelude(p, alpha, beta, ply, layer); done {
+		return score, proven, hit
+	}
+	var f frame
+	if score, proven, hit, done := w.probe(p, alpha, beta, depth, ply, layer, history, &f); done {
+		return score, proven, hit
+	}
+	return w.expand(p, alpha, beta, depth, ply, layer, history, &f)
+}
+
+// frame is what negamax's probe learns of a node for its expansion.
+type frame struct {
+	n      node
+	b      bounds
+	buf    [position.MaxPits]position.Move
+	moves  int    // legal moves in buf
+	held   uint16 // heldChildren's
+	tbBest int
+	tbMove int
+}
+
+// prelude is what negamax settles before any table: the node count and the
+// stop, a repetition on the path or the game's line, the seeds on the
+// board against the window, and the estimate tablebase. It returns
+// negamax's results and done, or done false to go on.
+func (w *worker) prelude(p position.Position, alpha, beta, ply, layer int) (score int, proven bool, hit int, done bool) {
 	w.nodes++
 	if w.nodes&pollMask == 0 {
 		w.poll()
 	}
 	if w.stopped {
-		return 0, false, noHit
+		return 0, false, noHit, true
 	}
 	for i := layer; i < ply; i++ {
 		if w.path[i] == p {
-			return w.v.RepetitionValue(p), true, i // repetition: the board counts for nobody (oware-own: own rows)
+			return w.v.RepetitionValue(p), true, i, true // repetition: the board counts for nobody (oware-own: own rows)
 		}
 	}
 	if layer == 0 && w.s.onLine(p) {
-		return w.v.RepetitionValue(p), true, 0 // a repetition of the game's line before the root
+		return w.v.RepetitionValue(p), true, 0, true // a repetition of the game's line before the root
 	}
 	seeds := p.Seeds()
 	switch {
 	case seeds <= alpha:
-		return seeds, true, noHit // the value is at most the seeds on the board
+		return seeds, true, noHit, true // the value is at most the seeds on the board
 	case -seeds >= beta:
-		return -seeds, true, noHit
+		return -seeds, true, noHit, true
 	}
-	if seeds <= w.s.etbMax {
+	if w.pol.estimated(seeds) {
 		if v, ok := w.s.etb.Probe(p); ok {
 			w.tbHits++
-			return v, false, noHit // the neutral twin's value: an estimate
+			return v, false, noHit, true // the neutral twin's value: an estimate
 		}
 	}
-	n := node{ply: ply, layer: layer, board: boardHash(p, w.s.salt)}
-	n.lineKey = keyFor(p, n.board, false, history)
-	b := w.known(p, seeds, depth, &n)
-	if score, proven, hit, ok := b.cut(alpha, beta); ok {
-		return score, proven, hit
+	return 0, false, noHit, false
+}
+
+// probe looks p up in the table and the tablebase (known), generates its
+// moves into f and values the children the tablebase holds: it settles
+// the node when the bounds found cut the window, the game is over, or the
+// held children decide it, and otherwise leaves in f what expand needs.
+func (w *worker) probe(p position.Position, alpha, beta, depth, ply, layer int, history uint64, f *frame) (score int, proven bool, hit int, done bool) {
+	seeds := p.Seeds()
+	f.n = node{ply: ply, layer: layer, board: boardHash(p, w.s.salt)}
+	f.n.lineKey = keyFor(p, f.n.board, false, history)
+	f.b = w.known(p, seeds, depth, &f.n)
+	if score, proven, hit, ok := f.b.cut(alpha, beta); ok {
+		return score, proven, hit, true
 	}
-	var buf [position.MaxPits]position.Move
-	moves := w.v.Moves(p, &buf)
-	if moves == 0 {
-		return w.v.TerminalValue(p), true, noHit
+	f.moves = w.v.Moves(p, &f.buf)
+	if f.moves == 0 {
+		return w.v.TerminalValue(p), true, noHit, true
 	}
 	if !w.s.repeats {
 		// Every child starts a layer (kalah), so its board entry is the
 		// one it probes first: fetch them all now, while the tablebase
 		// and the ordering run, rather than one miss at a time.
-		for k := range buf[:moves] {
-			w.tt.prefetch(boardHash(buf[k].Next, w.s.salt))
+		for k := range f.buf[:f.moves] {
+			w.tt.prefetch(boardHash(f.buf[k].Next, w.s.salt))
 		}
 	}
-	held, tbBest, tbMove := w.heldChildren(p, seeds, &buf, moves)
+	f.held, f.tbBest, f.tbMove = w.heldChildren(p, seeds, &f.buf, f.moves)
 	switch {
-	case held == 0:
-	case tbBest >= beta:
-		w.store(&n, result{score: tbBest, lower: true, proven: true, draft: depth, move: tbMove}, noHit)
-		return tbBest, true, noHit
-	case held == 1<<moves-1:
-		r := result{score: tbBest, upper: true, lower: tbBest > alpha, proven: true, draft: depth}
+	case f.held == 0:
+	case f.tbBest >= beta:
+		w.store(&f.n, result{score: f.tbBest, lower: true, proven: true, draft: depth, move: f.tbMove}, noHit)
+		return f.tbBest, true, noHit, true
+	case f.held == 1<<f.moves-1:
+		r := result{score: f.tbBest, upper: true, lower: f.tbBest > alpha, proven: true, draft: depth}
 		if r.lower {
-			r.move = tbMove
+			r.move = f.tbMove
 		}
-		w.store(&n, r, noHit)
-		return tbBest, true, noHit
+		w.store(&f.n, r, noHit)
+		return f.tbBest, true, noHit, true
 	}
+	return 0, false, noHit, false
+}
+
+// expand searches p's children not settled by probe: the horizon
+// estimate at depth 0, an enhanced transposition cutoff, then each move in
+// order, storing the result.
+func (w *worker) expand(p position.Position, alpha, beta, depth, ply, layer int, history uint64, f *frame) (int, bool, int) {
 	if depth <= 0 || ply >= MaxPly {
-		return w.estimate(p, &buf, moves), false, noHit
+		return w.estimate(p, &f.buf, f.moves), false, noHit
 	}
 	if depth >= etcDepth {
-		if score, proven, ok := w.transpositionCutoff(p, &buf, moves, beta, depth); ok {
+		if score, proven, ok := w.transpositionCutoff(p, &f.buf, f.moves, beta, depth); ok {
 			return score, proven, noHit
 		}
 	}
 	w.path[ply] = p
-	childHistory := history ^ pathHash(p, n.board)
+	childHistory := history ^ pathHash(p, f.n.board)
 	var order [position.MaxPits]int8
-	w.orderMoves(p, &buf, moves, b.move, &order)
-	best, bestMove, allProven, hit := tbBest, tbMove, true, noHit
-	a := max(alpha, tbBest)
-	for _, k := range order[:moves] {
-		if held&(1<<k) != 0 {
+	w.orderMoves(p, &f.buf, f.moves, f.b.move, &order)
+	best, bestMove, allProven, hit := f.tbBest, f.tbMove, true, noHit
+	a := max(alpha, f.tbBest)
+	for _, k := range order[:f.moves] {
+		if f.held&(1<<k) != 0 {
 			continue // valued from the tablebase above
 		}
-		m := &buf[k]
+		m := &f.buf[k]
 		s, proven, h := w.child(p, m, a, beta, depth, ply, layer, childHistory)
 		if w.stopped {
 			return 0, false, noHit
@@ -118,7 +159,7 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 		}
 		if s >= beta {
 			w.rewardCutoff(p, m, depth)
-			w.store(&n, result{score: s, lower: true, proven: proven, draft: depth, move: bestMove}, h)
+			w.store(&f.n, result{score: s, lower: true, proven: proven, draft: depth, move: bestMove}, h)
 			return s, proven, h
 		}
 		allProven, hit = allProven && proven, min(hit, h)
@@ -128,7 +169,7 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 	if r.lower {
 		r.move = bestMove
 	}
-	w.store(&n, r, hit)
+	w.store(&f.n, r, hit)
 	return best, allProven, hit
 }
 
@@ -142,12 +183,12 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 // search below it would have been.
 func (w *worker) heldChildren(p position.Position, seeds int, buf *[position.MaxPits]position.Move, moves int) (held uint16, best, move int) {
 	best = -inf
-	if seeds <= w.tbM {
+	if w.pol.held(seeds) {
 		return 0, best, 0 // p itself is held: known() probed it
 	}
 	for k := range buf[:moves] {
 		m := &buf[k]
-		if m.Next.Seeds() > w.tbM || !w.v.StartsLayer(*m) {
+		if !w.pol.held(m.Next.Seeds()) || !w.v.StartsLayer(*m) {
 			continue
 		}
 		t, ok := w.tb.Probe(m.Next)
@@ -208,58 +249,27 @@ type bounds struct {
 	move         int // pit+1, 0 none
 }
 
-// known gathers the bounds the table and tablebase give for p.
-//
-// A history-free node takes its board entry and the tablebase as they are.
-// A node with a line before it takes its line entry (the same position
-// after the same earlier positions of its layer: the same node) with its
-// estimates, and from the board entry and the tablebase only proven
-// bounds, pulled toward 0: a repetition only ever moves a value toward 0
-// (doc.go), so V(p|line) lies between 0 and the history-free value. It
-// takes no estimates from the board entry: the same board recurs inside
-// its own subtree on other lines, and estimates passed round such a cycle
-// would never be replaced by proof.
+// known gathers the bounds the table and tablebase give for p, as the
+// policy says (policy.go).
 func (w *worker) known(p position.Position, seeds, depth int, n *node) bounds {
 	b := bounds{lo: -inf, hi: inf, loHit: noHit, hiHit: noHit, elo: -inf, ehi: inf}
-	if w.tableless(depth) && seeds > w.tbM {
-		return b // the tablebase's values still count, pulled toward 0 below
-	}
-	free := n.historyFree()
-	if seeds <= w.tbM {
+	tb, board, line := w.pol.probes(seeds, depth, n.historyFree())
+	if tb {
 		if v, ok := w.tb.Probe(p); ok {
 			w.tbHits++
-			b.freeLower(v, free, w.s.neutral, n.layer)
-			b.freeUpper(v, free, w.s.neutral, n.layer)
-			if free {
+			if w.pol.takeTablebase(&b, v, n) {
 				return b
 			}
 		}
 	}
-	if e, ok := w.tt.probe(n.board, n.board); ok {
-		b.move = e.move
-		if e.loProven {
-			b.freeLower(e.lo, free, w.s.neutral, n.layer)
-		}
-		if e.hiProven {
-			b.freeUpper(e.hi, free, w.s.neutral, n.layer)
-		}
-		if free || w.s.opts.Play {
-			b.estimates(e, depth)
+	if board {
+		if e, ok := w.tt.probe(n.board, n.board); ok {
+			w.pol.takeBoard(&b, e, n, depth)
 		}
 	}
-	if free {
-		return b
-	}
-	if e, ok := w.tt.probe(n.board, n.lineKey); ok {
-		if e.loProven {
-			b.lower(e.lo, lineHit(e.loLine, n.layer))
-		}
-		if e.hiProven {
-			b.upper(e.hi, lineHit(e.hiLine, n.layer))
-		}
-		b.estimates(e, depth)
-		if e.move != 0 {
-			b.move = e.move
+	if line {
+		if e, ok := w.tt.probe(n.board, n.lineKey); ok {
+			w.pol.takeLine(&b, e, n, depth)
 		}
 	}
 	return b
@@ -350,38 +360,14 @@ func (b *bounds) cut(alpha, beta int) (score int, proven bool, hit int, ok bool)
 	return 0, false, noHit, false
 }
 
-// store records a node's result. A history-free node's result goes to its
-// board entry. Any other node's goes to its line entry; a proven result
-// that rests on nothing before the node holds on any line, so it goes to
-// the board entry too; and since a repetition only moves a value toward 0,
-// so does a positive lower or a negative upper bound that rests on the
-// line.
+// store records a node's result where the policy says (policy.stores).
 func (w *worker) store(n *node, r result, hit int) {
-	if w.tableless(r.draft) {
-		return
+	line, toLine, board, toBoard := w.pol.stores(n, r, hit)
+	if toLine {
+		w.tt.store(n.board, n.lineKey, line)
 	}
-	if n.historyFree() {
-		w.tt.store(n.board, n.board, r)
-		return
-	}
-	onLine := r.proven && hit < n.ply
-	line := r
-	line.line, line.onLine = true, onLine
-	w.tt.store(n.board, n.lineKey, line)
-	if !r.proven {
-		if w.s.opts.Play {
-			w.tt.store(n.board, n.board, r)
-		}
-		return
-	}
-	free := r
-	if onLine {
-		// Fact 2 of doc.go, which holds only where a repetition is worth 0.
-		free.lower = r.lower && r.score > 0 && w.s.neutral
-		free.upper = r.upper && r.score < 0 && w.s.neutral
-	}
-	if free.lower || free.upper {
-		w.tt.store(n.board, n.board, free)
+	if toBoard {
+		w.tt.store(n.board, n.board, board)
 	}
 }
 
@@ -489,16 +475,3 @@ func (w *worker) transpositionCutoff(p position.Position, buf *[position.MaxPits
 	}
 	return 0, false, false
 }
-
-// playNoTable is the deepest remaining depth at which a search for play
-// (Options.Play) neither probes nor fills the table, as game-playing
-// searches skip it near the horizon: the entries there save little, and
-// their cache misses were a third of a node's time. On 20 oware-own
-// midgame positions searched to 14 plies (seeded random openings of 16 to
-// 35 plies, one thread, the searches' CPU time), skipping depths 0..2
-// kept the node count (-0.2%) and cut the CPU time by 30%.
-const playNoTable = 2
-
-// tableless reports whether a node with depth plies left skips the table
-// (Options.Play within playNoTable plies of the horizon).
-func (w *worker) tableless(depth int) bool { return w.s.opts.Play && depth <= playNoTable }

@@ -10,7 +10,7 @@ type worker struct {
 	v   *position.Variant
 	tt  *table
 	tb  Tablebase
-	tbM int
+	pol policy // s.pol, kept beside the other per-node fields
 
 	path    [MaxPly + 2]position.Position // path[i]: the position at ply i
 	history [position.MaxPits + 1][16]int32
@@ -31,7 +31,7 @@ const pollMask = 1<<10 - 1
 const inf = 1 << 10
 
 func newWorker(s *search, id int) *worker {
-	w := &worker{s: s, id: id, v: s.v, tt: s.table, tb: s.tb, tbM: s.tbMax}
+	w := &worker{s: s, id: id, v: s.v, tt: s.table, tb: s.tb, pol: s.pol}
 	w.path[0] = s.root
 	w.order = make([]int, len(s.moves))
 	for i := range w.order {

@@ -129,12 +129,12 @@ func TestLowerFromDisk(t *testing.T) {
 func TestPlanAwari30(t *testing.T) {
 	v := lookup(t, "awari")
 	b := &builder{s: &store{}, v: v, ix: NewIndex(v.Pits), opts: BuildOptions{MaxSeeds: 30, MemBytes: 24 << 30 / 4 * 3}}
-	if err := b.checkBudget(0); err != nil {
+	if err := b.checkLayers(0); err != nil {
 		t.Fatal(err)
 	}
 	for n := 0; n <= 30; n++ {
 		p := b.plan(n, 3.3)
-		_, lower, disk := b.unsowMemory(n)
+		_, lower, disk := b.shape(n, 3.3).unsowMemory()
 		if p.Method != "unsow" || p.MemBytes > b.opts.MemBytes {
 			t.Errorf("layer %d: %s, %d bytes of %d", n, p.Method, p.MemBytes, b.opts.MemBytes)
 		}
@@ -165,7 +165,7 @@ func TestPlanLowerTiers(t *testing.T) {
 		v := lookup(t, c.name)
 		b := &builder{s: &store{}, v: v, ix: NewIndex(v.Pits), opts: BuildOptions{MaxSeeds: 30, MemBytes: 24 << 30 / 4 * 3}}
 		own := int64(c.ownPerSeed * float64(b.ix.Size(c.n)))
-		p := b.planLower(c.n, own)
+		p := b.shape(c.n, 3.3).planLower(own)
 		var held, want []int
 		for m, in := range p.inMem {
 			if in {
@@ -207,7 +207,7 @@ func TestLowerTiered(t *testing.T) {
 			reach := seeds - v.LeastCapture()
 			mem := c.own(ix.Size(seeds)) + ix.Size(reach) + minLowerCache + ix.Size(reach-1)/4
 			b := &builder{s: &store{}, v: v, ix: ix, opts: BuildOptions{MaxSeeds: seeds, MemBytes: mem}}
-			p := b.planLower(seeds, c.own(ix.Size(seeds)))
+			p := b.shape(seeds, 3.3).planLower(c.own(ix.Size(seeds)))
 			if !p.disk() || !p.inMem[reach] || p.inMem[reach-1] || p.inMem[0] {
 				t.Fatalf("layer %d, budget %d: held %v, cache %d; want layer %d alone held", seeds, mem, p.inMem, p.cache, reach)
 			}
@@ -232,12 +232,12 @@ func TestSplitScan(t *testing.T) {
 			ix := NewIndex(v.Pits)
 			mem := unsowOwnBytes(ix.Size(seeds)) + ix.Size(seeds-1)/2
 			b := &builder{s: &store{}, v: v, ix: ix, opts: BuildOptions{MaxSeeds: seeds, MemBytes: mem}}
-			if !b.planLower(seeds, unsowOwnBytes(ix.Size(seeds))).disk() {
+			if !b.shape(seeds, 3.3).planLower(unsowOwnBytes(ix.Size(seeds))).disk() {
 				t.Fatalf("layer %d, budget %d: one scan holds every lower layer; want some on disk", seeds, mem)
 			}
 			for n := 0; n <= seeds; n++ {
-				if _, split := b.splitScan(n); split != (n == seeds) || !b.useUnsow(n) {
-					t.Fatalf("layer %d, budget %d: split %v, un-sows %v; want split only at %d", n, mem, split, b.useUnsow(n), seeds)
+				if _, split := b.shape(n, 3.3).splitScan(); split != (n == seeds) || !(b.plan(n, 3.3).Method == "unsow") {
+					t.Fatalf("layer %d, budget %d: split %v, un-sows %v; want split only at %d", n, mem, split, (b.plan(n, 3.3).Method == "unsow"), seeds)
 				}
 			}
 			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)

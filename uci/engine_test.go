@@ -83,7 +83,7 @@ func TestGoDepth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "bestmove " + southLetters[a.PV[0]-1:a.PV[0]] + " ponder " + northLetters[a.PV[1]-1:a.PV[1]]
+	want := "bestmove " + "ABCDEF"[a.PV[0]-1:a.PV[0]] + " ponder " + "abcdef"[a.PV[1]-1:a.PV[1]]
 	if got := lines[len(lines)-2]; got != want {
 		t.Errorf("%q, want %q (the oracle's principal variation %v)", got, want, a.PV)
 	}
@@ -229,5 +229,25 @@ func TestTablebaseOfAnotherVariant(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if strings.Contains(out.String(), "error") || last(lines, "info depth 3") == "" || !strings.HasPrefix(last(lines, "bestmove"), "bestmove ") {
 		t.Errorf("got %q", lines)
+	}
+}
+
+// TestQuitAfterWaitIsQuiet: quit after a search that ended (wait) stops
+// nothing and says nothing, even under debug, while a stop without a
+// search still says so (issue 43, defect 11: `info string stop: not
+// searching` after wait then quit).
+func TestQuitAfterWaitIsQuiet(t *testing.T) {
+	lines := transcript(t, "oware-own", "debug on\nisready\ngo depth 2\nwait\nquit\n")
+	for _, l := range lines {
+		if strings.Contains(l, "not searching") {
+			t.Errorf("quit after wait said %q; all: %q", l, lines)
+		}
+	}
+	if !strings.HasPrefix(lines[len(lines)-1], "bestmove ") {
+		t.Errorf("want the bestmove last, got %q", lines)
+	}
+	lines = transcript(t, "oware-own", "debug on\nstop\nquit\n")
+	if last(lines, "info string") != "info string stop: not searching" {
+		t.Errorf("stop without a search: %q", lines)
 	}
 }

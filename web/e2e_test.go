@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -34,16 +35,42 @@ const e2eStart = "awari:0,1,0,2,0,3/1,0,2,0,1,0:1:20-18"
 // (ply 10), as the analysis page's example.
 const e2eGame = e2eStart + " 4 1 6 1 2 2 3 4 4 3 1 6 1 4"
 
+// chromiumNames are the programs the browser test looks for, in order.
+var chromiumNames = []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"}
+
+// chromiumMissing is the line that says the browser test did not run.
+const chromiumMissing = "chromium not found (install Debian's chromium, or set MANCALA_CHROMIUM): browser test skipped"
+
+// skipNotes is where a skipped browser test says so besides t.Skip, whose
+// line `go test ./...` hides for a passing package: the terminal, when
+// there is one (nil: none).
+var skipNotes = func() io.WriteCloser {
+	tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+	if err != nil {
+		return nil
+	}
+	return tty
+}
+
+// noteOnce makes the terminal line appear once a run, not once a test.
+var noteOnce sync.Once
+
 func chromiumPath(t *testing.T) string {
 	if p := os.Getenv("MANCALA_CHROMIUM"); p != "" {
 		return p
 	}
-	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"} {
+	for _, name := range chromiumNames {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	t.Skip("chromium not found (install Debian's chromium, or set MANCALA_CHROMIUM): browser test skipped")
+	noteOnce.Do(func() {
+		if w := skipNotes(); w != nil {
+			fmt.Fprintf(w, "web: %s\n", chromiumMissing)
+			w.Close()
+		}
+	})
+	t.Skip(chromiumMissing)
 	return ""
 }
 

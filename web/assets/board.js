@@ -168,6 +168,9 @@ async function load(opts) {
     if (seq !== state.seq) return;
     if (opts && opts.undoOnError) state.moves.pop();
     showError($("error"), err);
+    // With no position drawn (a bad one in the URL) there is no game to
+    // step through: Undo, Redo and Best stay off beside the empty board.
+    if (!state.play) for (const id of ["undo", "redo", "best"]) $(id).disabled = true;
     board.setAttribute("data-state", "error");
     return;
   }

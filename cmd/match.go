@@ -1,0 +1,222 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mancala-solver/mancala/match"
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/tablebase"
+	"github.com/mancala-solver/mancala/uci"
+)
+
+type matchOptions struct {
+	engines, names    []string
+	variant           string
+	moveTime          time.Duration
+	gameTime, inc     time.Duration
+	nodes, depth      int
+	margin            time.Duration
+	games, concurrent int
+	openings          string
+	tb                string
+	sprt              string
+	record            string
+}
+
+func newMatchCmd() *cobra.Command {
+	opts := &matchOptions{}
+	c := &cobra.Command{
+		Use:   "match --engine CMD --engine CMD (--movetime D | --time D [--inc D] | --nodes N | --depth N) [flags]",
+		Short: "Play two protocol engines against each other and rate them",
+		Long: `match plays two engines that speak the protocol of mancala engine (Aalina's
+service, any command line, run by sh -c) against each other, as cutechess-cli
+does for chess. Each opening (the built-in balanced set: three-ply openings
+of oware that our search values within a seed of 0; or --openings FILE, move
+lists one a line, pit numbers or letters like "CdA"; or none) is played twice,
+the first engine South, then North. A move's limit is --movetime, or --time
+for each side's game with --inc added after each move, or --nodes/--depth.
+
+An engine that plays an illegal move, exits, or answers no bestmove within its
+time (the move time or its clock, plus --margin) loses the game, with the
+reason; it is restarted for the next. With --tb, a game ends once the
+tablebase holds its position, scored by it (for oware-own, oware's tablebase:
+the two differ only where a position repeats). The end of a game is decided
+here by the rules (docs/rules.md), never by the engines.
+
+A line is printed after each game, then the first engine's wins, draws and
+losses, its score, and its Elo difference with a 95% interval. --sprt
+elo0,elo1 stops the match once a sequential probability ratio test
+(α = β = 0.05) accepts H0 (elo0) or H1 (elo1). --record FILE writes every game
+as mancala analyze reads it.`,
+		Example: `  mancala match --engine "mancala engine" --engine "mancala engine --hash 16" --movetime 100ms --games 40
+  mancala match --engine "mancala engine" --engine "java -jar oware.jar --roots R --leaves L service" \
+      --movetime 500ms --games 200 --sprt 0,50 --record games.txt`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			cfg, closeTB, err := opts.config()
+			if err != nil {
+				return err
+			}
+			defer closeTB()
+			return runMatch(c, cfg, opts)
+		},
+	}
+	f := c.Flags()
+	f.StringArrayVar(&opts.engines, "engine", nil, "an engine's command line (give two)")
+	f.StringArrayVar(&opts.names, "name", nil, "an engine's name, in --engine's order (default: the id name it sends)")
+	f.StringVar(&opts.variant, "variant", uci.DefaultVariant, "the game played: the engines' variant")
+	f.DurationVar(&opts.moveTime, "movetime", 0, "time a move (go movetime)")
+	f.DurationVar(&opts.gameTime, "time", 0, "each side's time for the game (go wtime/btime)")
+	f.DurationVar(&opts.inc, "inc", 0, "time added to the mover's clock after each move, with --time")
+	f.IntVar(&opts.nodes, "nodes", 0, "nodes a move (go nodes)")
+	f.IntVar(&opts.depth, "depth", 0, "plies a move (go depth)")
+	f.DurationVar(&opts.margin, "margin", 250*time.Millisecond, "time past a move's limit before it is a time forfeit")
+	f.IntVar(&opts.games, "games", 20, "games to play")
+	f.IntVar(&opts.concurrent, "concurrency", 1, "games played at once")
+	f.StringVar(&opts.openings, "openings", "builtin", `"builtin", "none" or a file of openings`)
+	f.StringVar(&opts.tb, "tb", "", "adjudicate by the tablebase in this directory")
+	f.StringVar(&opts.sprt, "sprt", "", "elo0,elo1: stop when an SPRT decides")
+	f.StringVar(&opts.record, "record", "", "write every game to this file, as analyze reads it")
+	return c
+}
+
+// config checks the flags and maps them onto match.Config; closeTB closes
+// the tablebase it opened.
+func (o *matchOptions) config() (cfg match.Config, closeTB func(), err error) {
+	closeTB = func() {}
+	v, err := position.Lookup(o.variant)
+	switch {
+	case err != nil:
+		return cfg, closeTB, fmt.Errorf("--variant: %w", err)
+	case uci.Supported(v) != nil:
+		return cfg, closeTB, fmt.Errorf("--variant: %w", uci.Supported(v))
+	case len(o.engines) != 2:
+		return cfg, closeTB, fmt.Errorf("--engine given %d times: want 2", len(o.engines))
+	case len(o.names) > 2:
+		return cfg, closeTB, fmt.Errorf("--name given %d times: want at most 2", len(o.names))
+	case o.moveTime < 0 || o.gameTime < 0 || o.inc < 0 || o.margin < 0:
+		return cfg, closeTB, errors.New("--movetime, --time, --inc and --margin must not be negative")
+	case o.nodes < 0 || o.depth < 0:
+		return cfg, closeTB, errors.New("--nodes and --depth must not be negative")
+	case o.inc > 0 && o.gameTime == 0:
+		return cfg, closeTB, errors.New("--inc needs --time")
+	case o.games < 1:
+		return cfg, closeTB, fmt.Errorf("--games %d: want at least 1", o.games)
+	case o.concurrent < 1:
+		return cfg, closeTB, fmt.Errorf("--concurrency %d: want at least 1", o.concurrent)
+	}
+	limits := 0
+	for _, set := range []bool{o.moveTime > 0, o.gameTime > 0, o.nodes > 0 || o.depth > 0} {
+		if set {
+			limits++
+		}
+	}
+	if limits != 1 {
+		return cfg, closeTB, errors.New("give one limit a move: --movetime, --time (with --inc), or --nodes and/or --depth")
+	}
+	cfg = match.Config{Variant: v, Commands: [2]string{o.engines[0], o.engines[1]},
+		MoveTime: o.moveTime, GameTime: o.gameTime, Increment: o.inc, Nodes: o.nodes, Depth: o.depth,
+		Margin: o.margin, Games: o.games, Concurrency: o.concurrent}
+	copy(cfg.Names[:], o.names)
+	switch o.openings {
+	case "builtin":
+		cfg.Openings = match.Balanced(v)
+	case "none", "":
+	default:
+		f, err := os.Open(o.openings)
+		if err != nil {
+			return cfg, closeTB, fmt.Errorf("--openings: %w", err)
+		}
+		cfg.Openings, err = match.ParseOpenings(f, v)
+		f.Close()
+		if err != nil {
+			return cfg, closeTB, fmt.Errorf("--openings %s: %w", o.openings, err)
+		}
+		if len(cfg.Openings) == 0 {
+			return cfg, closeTB, fmt.Errorf("--openings %s: no openings", o.openings)
+		}
+	}
+	if o.sprt != "" {
+		a, b, ok := strings.Cut(o.sprt, ",")
+		e0, err0 := strconv.ParseFloat(strings.TrimSpace(a), 64)
+		e1, err1 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+		if !ok || err0 != nil || err1 != nil || e0 >= e1 {
+			return cfg, closeTB, fmt.Errorf("--sprt %q: want elo0,elo1 with elo0 < elo1", o.sprt)
+		}
+		cfg.SPRT = &match.SPRT{Elo0: e0, Elo1: e1}
+	}
+	if o.tb != "" {
+		tv := v.NeutralTwin() // oware-own's games are adjudicated by oware's values
+		pr, err := tablebase.OpenProber(o.tb, tv)
+		if err != nil {
+			return cfg, closeTB, fmt.Errorf("--tb %s: %w", o.tb, err)
+		}
+		cfg.Tablebase, closeTB = pr, func() { pr.Close() }
+	}
+	return cfg, closeTB, nil
+}
+
+// runMatch plays the match, printing a line a game and the summary.
+func runMatch(c *cobra.Command, cfg match.Config, o *matchOptions) error {
+	out := c.OutOrStdout()
+	var rec *os.File
+	if o.record != "" {
+		f, err := os.Create(o.record)
+		if err != nil {
+			return fmt.Errorf("--record: %w", err)
+		}
+		defer f.Close()
+		rec, cfg.Record = f, f
+	}
+	cfg.Progress = func(g match.Game, s match.Score) {
+		fmt.Fprintf(out, "game %d/%d  %s (S) - %s (N)  %-7s %2d-%-2d  %s  %d plies  %.1fs   %d-%d-%d\n",
+			g.Index, cfg.Games, g.Names[0], g.Names[1], g.Result, g.Final[0], g.Final[1], g.Reason, g.Plies,
+			g.Elapsed.Seconds(), s.Wins, s.Draws, s.Losses)
+	}
+	res, err := match.Run(c.Context(), cfg)
+	if err != nil {
+		return err
+	}
+	printMatch(out, res, cfg.SPRT)
+	if rec != nil {
+		if err := rec.Close(); err != nil {
+			return fmt.Errorf("--record: %w", err)
+		}
+	}
+	return nil
+}
+
+// printMatch writes the summary table.
+func printMatch(out io.Writer, res match.Result, test *match.SPRT) {
+	s := res.Score
+	elo, lo, hi := s.Elo()
+	fmt.Fprintf(out, "\n%-24s %5s %5s %5s %6s %6s %7s  %s\n", "engine", "games", "wins", "draws", "losses", "score", "elo", "95%")
+	fmt.Fprintf(out, "%-24s %5d %5d %5d %6d %5.1f%% %7s  %s .. %s\n", res.Names[0]+" vs "+res.Names[1], s.Games(),
+		s.Wins, s.Draws, s.Losses, 100*s.Ratio(), eloText(elo), eloText(lo), eloText(hi))
+	if test != nil {
+		l, u := test.Bounds()
+		fmt.Fprintf(out, "SPRT elo0 %g, elo1 %g: LLR %.2f (bounds %.2f, %.2f), %s\n", test.Elo0, test.Elo1, test.LLR(s), l, u, test.Verdict(s))
+	}
+	if res.Stopped != "" {
+		fmt.Fprintf(out, "stopped after %d games: %s\n", s.Games(), res.Stopped)
+	}
+}
+
+func eloText(e float64) string {
+	switch {
+	case math.IsInf(e, 1):
+		return "+inf"
+	case math.IsInf(e, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.0f", e)
+}

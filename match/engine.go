@@ -1,0 +1,173 @@
+package match
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// engine is one engine process speaking the protocol (package uci) on its
+// standard input and output. Its lines are read by one goroutine into
+// lines; a closed channel means the process closed its output.
+type engine struct {
+	name  string
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines chan string
+	done  chan struct{} // closed once the process has exited
+	err   error         // the process's exit, once done
+	name0 string        // the id name it sent, if any
+}
+
+// ProtocolError is an engine's breach of the protocol or the rules: what
+// ends a game as a loss for it. Reason is one line for people.
+type ProtocolError struct{ Reason string }
+
+func (e *ProtocolError) Error() string { return e.Reason }
+
+func protocolErr(format string, args ...any) error {
+	return &ProtocolError{Reason: fmt.Sprintf(format, args...)}
+}
+
+// startEngine starts command (a shell command line, run by sh -c) and
+// waits up to timeout for its uciok and readyok.
+func startEngine(ctx context.Context, name, command string, timeout time.Duration) (*engine, error) {
+	cmd := exec.CommandContext(ctx, "sh", "-c", "exec "+command)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	e := &engine{name: name, cmd: cmd, in: in, lines: make(chan string, 256), done: make(chan struct{})}
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			e.lines <- sc.Text()
+		}
+		close(e.lines)
+	}()
+	go func() {
+		e.err = cmd.Wait()
+		close(e.done)
+	}()
+	if err := e.send("uci"); err != nil {
+		e.close()
+		return nil, err
+	}
+	if _, err := e.await("uciok", timeout); err != nil {
+		e.close()
+		return nil, err
+	}
+	if err := e.ready(timeout); err != nil {
+		e.close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// send writes one command line.
+func (e *engine) send(line string) error {
+	if _, err := io.WriteString(e.in, line+"\n"); err != nil {
+		return protocolErr("%s: cannot write %q: the engine has gone (%v)", e.name, line, err)
+	}
+	return nil
+}
+
+// ready sends isready and waits for readyok.
+func (e *engine) ready(timeout time.Duration) error {
+	if err := e.send("isready"); err != nil {
+		return err
+	}
+	_, err := e.await("readyok", timeout)
+	return err
+}
+
+// await reads lines until one whose first word is word, and returns the
+// line; an end of output or the timeout is a ProtocolError.
+func (e *engine) await(word string, timeout time.Duration) (string, error) {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		select {
+		case l, ok := <-e.lines:
+			if !ok {
+				return "", protocolErr("%s exited before %s%s", e.name, word, e.exitNote())
+			}
+			f := strings.Fields(l)
+			if len(f) >= 3 && f[0] == "id" && f[1] == "name" {
+				e.name0 = strings.Join(f[2:], " ")
+			}
+			if len(f) > 0 && f[0] == word {
+				return l, nil
+			}
+		case <-timer.C:
+			return "", protocolErr("%s: no %s within %v", e.name, word, timeout)
+		}
+	}
+}
+
+// exitNote is ", status S" once the process has exited, else "".
+func (e *engine) exitNote() string {
+	select {
+	case <-e.done:
+		if e.err != nil {
+			return " (" + e.err.Error() + ")"
+		}
+		return " (exit status 0)"
+	case <-time.After(200 * time.Millisecond):
+		return ""
+	}
+}
+
+// bestmove sends position and go and waits up to timeout for bestmove,
+// returning its move word.
+func (e *engine) bestmove(position, goCmd string, timeout time.Duration) (string, time.Duration, error) {
+	if err := e.send(position); err != nil {
+		return "", 0, err
+	}
+	start := time.Now()
+	if err := e.send(goCmd); err != nil {
+		return "", 0, err
+	}
+	l, err := e.await("bestmove", timeout)
+	took := time.Since(start)
+	if err != nil {
+		var pe *ProtocolError
+		if errors.As(err, &pe) && strings.Contains(pe.Reason, "no bestmove within") {
+			return "", took, protocolErr("%s: time forfeit, no bestmove within %v", e.name, timeout.Round(time.Millisecond))
+		}
+		return "", took, err
+	}
+	f := strings.Fields(l)
+	if len(f) < 2 {
+		return "", took, protocolErr("%s: %q names no move", e.name, l)
+	}
+	return f[1], took, nil
+}
+
+// close asks the engine to quit and kills it if it has not within a
+// second; it waits for the process to end.
+func (e *engine) close() {
+	_ = e.send("quit")
+	_ = e.in.Close()
+	select {
+	case <-e.done:
+	case <-time.After(time.Second):
+		_ = e.cmd.Process.Kill()
+		<-e.done
+	}
+	for range e.lines { // drain, so the reader ends
+	}
+}

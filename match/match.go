@@ -1,0 +1,424 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/solver"
+)
+
+// Config is a match: two engine command lines, the limits each move is
+// searched with, and the games.
+type Config struct {
+	// Variant is the game played (six pits a row, position.CheckDialect); the
+	// engines must play it by default or be told to by their commands.
+	Variant *position.Variant
+	// Commands are the two engines' command lines, run by sh -c; Names
+	// label them ("" : the id name the engine sends, else engine1/2).
+	Commands [2]string
+	Names    [2]string
+	// The limits, one kind: MoveTime a move (go movetime); GameTime each
+	// side's clock for the game with Increment added after each move (go
+	// wtime btime winc binc); or Nodes / Depth a move (go nodes / depth).
+	MoveTime, GameTime, Increment time.Duration
+	Nodes, Depth                  int
+	// Margin is the time past a move's limit (or the mover's clock) after
+	// which a move is a time forfeit; with Nodes or Depth, the longest a
+	// move may take.
+	Margin time.Duration
+	// Games is the number of games: openings are taken in turn, each
+	// played twice, the first engine South then North.
+	Games int
+	// Openings are move lists (pits 1..6 of the mover, passes left out)
+	// played from the start before the engines take over; none means
+	// the start position.
+	Openings [][]int
+	// Concurrency is the number of games played at once (0 means 1).
+	Concurrency int
+	// Tablebase, if not nil, adjudicates a game once it holds the
+	// position (for a variant whose repetitions are not worth 0, a
+	// tablebase of its neutral twin: the values differ only where a
+	// position repeats).
+	Tablebase solver.Tablebase
+	// SPRT, if not nil, stops the match once it accepts a hypothesis.
+	SPRT *SPRT
+	// Record, if not nil, gets every game as a game record `mancala
+	// analyze` reads: a comment line naming the players and result, then
+	// the start position and the moves.
+	Record io.Writer
+	// Progress, if not nil, is called after each game (never two at
+	// once).
+	Progress func(Game, Score)
+}
+
+// Game is one finished game.
+type Game struct {
+	Index   int       // 1-based, in the order the games were started
+	South   int       // which engine (0 or 1) played South (player 1)
+	Names   [2]string // South's and North's names
+	Opening []int
+	Moves   []int  // every move's pit from the start, the opening's first; passes left out
+	Final   [2]int // South's and North's final scores
+	Result  string // "1-0", "0-1" or "1/2-1/2", from South
+	Reason  string // why the game ended
+	Loser   int    // the engine (0 or 1) that lost by a breach, -1 none
+	Plies   int
+	Elapsed time.Duration
+}
+
+// tally counts g in s, from the first engine's side.
+func (g Game) tally(s *Score) {
+	switch {
+	case g.Result == "1/2-1/2":
+		s.Draws++
+	case (g.Result == "1-0") == (g.South == 0):
+		s.Wins++
+	default:
+		s.Losses++
+	}
+}
+
+// Result is a whole match.
+type Result struct {
+	Names   [2]string
+	Score   Score // from the first engine
+	Games   []Game
+	Verdict Verdict // the SPRT's, Continue without one
+	Stopped string  // why the match stopped early ("" : all games played)
+}
+
+// Run plays the match. It returns an error for a bad Config or when an
+// engine cannot be started; an engine's breach during a game only loses
+// that game. Cancelling ctx ends the match after the games under way.
+func Run(ctx context.Context, cfg Config) (Result, error) {
+	if err := cfg.check(); err != nil {
+		return Result{}, err
+	}
+	workers := max(cfg.Concurrency, 1)
+	res := Result{Names: cfg.Names}
+	var mu sync.Mutex
+	next, stop := 0, false
+	take := func() (int, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if stop || next >= cfg.Games || ctx.Err() != nil {
+			return 0, false
+		}
+		next++
+		return next - 1, true
+	}
+	finish := func(g Game) {
+		mu.Lock()
+		defer mu.Unlock()
+		res.Games = append(res.Games, g)
+		g.tally(&res.Score)
+		if cfg.Progress != nil {
+			cfg.Progress(g, res.Score)
+		}
+		if cfg.Record != nil {
+			writeRecord(cfg.Record, cfg.Variant, g)
+		}
+		if cfg.SPRT != nil && !stop {
+			if res.Verdict = cfg.SPRT.Verdict(res.Score); res.Verdict != Continue {
+				stop, res.Stopped = true, "SPRT: "+res.Verdict.String()
+			}
+		}
+	}
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	var names [2]string
+	var namesOnce sync.Once
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var eng [2]*engine
+			defer func() {
+				for _, e := range eng {
+					if e != nil {
+						e.close()
+					}
+				}
+			}()
+			for {
+				i, ok := take()
+				if !ok {
+					return
+				}
+				for k := range eng {
+					if eng[k] != nil {
+						continue
+					}
+					e, err := startEngine(context.Background(), cfg.label(k), cfg.Commands[k], cfg.startTimeout())
+					if err != nil {
+						errs <- fmt.Errorf("engine %d (%s): %w", k+1, cfg.Commands[k], err)
+						mu.Lock()
+						stop = true
+						mu.Unlock()
+						return
+					}
+					eng[k] = e
+				}
+				namesOnce.Do(func() {
+					for k := range names {
+						names[k] = cfg.Names[k]
+						if names[k] == "" {
+							names[k] = cfg.label(k)
+							if eng[k].name0 != "" {
+								names[k] = eng[k].name0
+							}
+						}
+					}
+				})
+				g := cfg.play(i, eng, names)
+				for k, e := range eng {
+					if g.Loser == k { // a breach leaves the engine's state unknown: start it afresh
+						e.close()
+						eng[k] = nil
+					}
+				}
+				finish(g)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	res.Names = names
+	if err := <-errs; err != nil {
+		return res, err
+	}
+	if res.Stopped == "" && len(res.Games) < cfg.Games {
+		res.Stopped = "interrupted"
+	}
+	return res, nil
+}
+
+func (cfg *Config) label(k int) string {
+	if cfg.Names[k] != "" {
+		return cfg.Names[k]
+	}
+	return fmt.Sprintf("engine%d", k+1)
+}
+
+func (cfg *Config) startTimeout() time.Duration { return max(10*time.Second, cfg.Margin) }
+
+// check validates the Config.
+func (cfg *Config) check() error {
+	limits := 0
+	for _, set := range []bool{cfg.MoveTime > 0, cfg.GameTime > 0, cfg.Nodes > 0, cfg.Depth > 0} {
+		if set {
+			limits++
+		}
+	}
+	switch {
+	case cfg.Variant == nil:
+		return errors.New("match: no variant")
+	case position.CheckDialect(cfg.Variant) != nil:
+		return position.CheckDialect(cfg.Variant)
+	case cfg.Commands[0] == "" || cfg.Commands[1] == "":
+		return errors.New("match: two engine commands are needed")
+	case limits == 0 && cfg.Increment == 0:
+		return errors.New("match: no limit a move (move time, game time, nodes or depth)")
+	case limits > 1 && !(cfg.Nodes > 0 && cfg.Depth > 0 && limits == 2):
+		return errors.New("match: give one limit: move time, game time (with increment), or nodes and/or depth")
+	case cfg.Increment > 0 && cfg.GameTime == 0:
+		return errors.New("match: an increment needs a game time")
+	case cfg.Games < 1:
+		return fmt.Errorf("match: %d games; want at least 1", cfg.Games)
+	case cfg.Concurrency < 0:
+		return fmt.Errorf("match: concurrency %d", cfg.Concurrency)
+	case cfg.Margin < 0:
+		return fmt.Errorf("match: margin %v", cfg.Margin)
+	}
+	for i, o := range cfg.Openings {
+		if _, err := replay(cfg.Variant, o); err != nil {
+			return fmt.Errorf("match: opening %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// replay plays pits from the start and returns the game.
+func replay(v *position.Variant, pits []int) (*position.Game, error) {
+	g := position.NewGame(position.Setup{Variant: v, Position: v.Start(), CapturesKnown: true})
+	for i, pit := range pits {
+		if g.Over {
+			return nil, fmt.Errorf("the game is over before the %s move", position.Ordinal(i+1))
+		}
+		if _, err := g.Play(pit); err != nil {
+			return nil, fmt.Errorf("the %s move: %w", position.Ordinal(i+1), err)
+		}
+	}
+	if g.Over {
+		return nil, errors.New("the game is over")
+	}
+	return g, nil
+}
+
+// play plays game i: opening i/2 (in turn), the first engine South when i
+// is even.
+func (cfg *Config) play(i int, eng [2]*engine, names [2]string) Game {
+	start := time.Now()
+	var opening []int
+	if len(cfg.Openings) > 0 {
+		opening = cfg.Openings[(i/2)%len(cfg.Openings)]
+	}
+	south := i % 2
+	gm := Game{Index: i + 1, South: south, Names: [2]string{names[south], names[1-south]}, Opening: opening, Loser: -1}
+	g, _ := replay(cfg.Variant, opening) // checked by check
+	gm.Moves = append(gm.Moves, opening...)
+	clock := [2]time.Duration{cfg.GameTime, cfg.GameTime} // South's, North's
+	lose := func(side int, reason string) {
+		gm.Loser = (south + side) % 2
+		gm.Reason = reason
+		if side == 0 {
+			gm.Result = "0-1"
+		} else {
+			gm.Result = "1-0"
+		}
+	}
+	for k, e := range eng {
+		err := e.send("ucinewgame")
+		if err == nil {
+			err = e.ready(cfg.startTimeout())
+		}
+		if err != nil {
+			lose((k+2-south)%2, errReason(err))
+			gm.Elapsed = time.Since(start)
+			return gm
+		}
+	}
+	// The moves so far in the dialect (passes have no letter).
+	var letters strings.Builder
+	r, _ := replay(cfg.Variant, nil)
+	for _, pit := range opening {
+		letters.WriteString(position.MoveLetter(r.Position, pit))
+		_, _ = r.Play(pit)
+	}
+	for !g.Over {
+		side := g.Position.Player() - 1 // 0 South, 1 North
+		e := eng[(south+side)%2]
+		pos := "position startpos"
+		if letters.Len() > 0 {
+			pos += " moves " + letters.String()
+		}
+		goCmd, limit := cfg.goCommand(clock, side)
+		word, took, err := e.bestmove(pos, goCmd, limit)
+		if cfg.GameTime > 0 && err == nil {
+			clock[side] -= took
+			if clock[side] < -cfg.Margin {
+				err = protocolErr("%s: time forfeit, its clock at %v", e.name, clock[side].Round(time.Millisecond))
+			}
+			clock[side] += cfg.Increment
+		}
+		if err != nil {
+			lose(side, errReason(err))
+			break
+		}
+		pit, err := parseMove(cfg.Variant, g.Position, word)
+		if err == nil {
+			_, err = g.Play(pit)
+		}
+		if err != nil {
+			lose(side, fmt.Sprintf("%s: illegal move %q: %v", e.name, word, err))
+			break
+		}
+		letters.WriteString(word)
+		gm.Moves = append(gm.Moves, pit)
+		if !g.Over && cfg.Tablebase != nil && g.Position.Seeds() <= cfg.Tablebase.MaxSeeds() {
+			if v, ok := cfg.Tablebase.Probe(g.Position); ok {
+				mover := g.Position.Player() - 1
+				final := g.Captured
+				// v is the mover's margin over the seeds left; split them so.
+				seeds := g.Position.Seeds()
+				final[mover] += (seeds + v) / 2
+				final[1-mover] += (seeds - v) / 2
+				gm.Final = final
+				gm.Result = resultOf(final)
+				gm.Reason = fmt.Sprintf("tablebase: %d seeds on the board, %+d to %s", seeds, v, sideName(mover))
+				break
+			}
+		}
+	}
+	if g.Over && gm.Loser < 0 {
+		gm.Final = g.Final
+		gm.Result = resultOf(g.Final)
+		gm.Reason = string(g.End)
+	}
+	gm.Plies = len(g.Line)
+	gm.Elapsed = time.Since(start)
+	return gm
+}
+
+func sideName(side int) string {
+	if side == 0 {
+		return "South"
+	}
+	return "North"
+}
+
+func resultOf(final [2]int) string {
+	switch {
+	case final[0] > final[1]:
+		return "1-0"
+	case final[0] < final[1]:
+		return "0-1"
+	}
+	return "1/2-1/2"
+}
+
+func errReason(err error) string {
+	var pe *ProtocolError
+	if errors.As(err, &pe) {
+		return pe.Reason
+	}
+	return err.Error()
+}
+
+// parseMove reads a bestmove word: one letter of the mover's row.
+func parseMove(v *position.Variant, p position.Position, word string) (int, error) {
+	if len(word) != 1 {
+		return 0, fmt.Errorf("want one pit letter")
+	}
+	return v.LetterPit(p, word[0])
+}
+
+// goCommand is the go command for the side to move (0 South) and how long
+// to wait for its bestmove.
+func (cfg *Config) goCommand(clock [2]time.Duration, side int) (string, time.Duration) {
+	switch {
+	case cfg.MoveTime > 0:
+		return fmt.Sprintf("go movetime %d", cfg.MoveTime.Milliseconds()), cfg.MoveTime + cfg.Margin
+	case cfg.GameTime > 0:
+		return fmt.Sprintf("go wtime %d btime %d winc %d binc %d", max(clock[0].Milliseconds(), 1), max(clock[1].Milliseconds(), 1),
+			cfg.Increment.Milliseconds(), cfg.Increment.Milliseconds()), max(clock[side], 0) + cfg.Margin
+	}
+	var b strings.Builder
+	b.WriteString("go")
+	if cfg.Depth > 0 {
+		fmt.Fprintf(&b, " depth %d", cfg.Depth)
+	}
+	if cfg.Nodes > 0 {
+		fmt.Fprintf(&b, " nodes %d", cfg.Nodes)
+	}
+	return b.String(), max(cfg.Margin, time.Minute)
+}
+
+// writeRecord writes g as a game record: a comment, then the variant's
+// start and the moves (pit numbers, as `mancala analyze` reads them).
+func writeRecord(w io.Writer, v *position.Variant, g Game) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# game %d: %s (South) - %s (North) %s, %d-%d, %s\n", g.Index, g.Names[0], g.Names[1], g.Result, g.Final[0], g.Final[1], g.Reason)
+	b.WriteString(v.Name)
+	for _, pit := range g.Moves {
+		fmt.Fprintf(&b, " %d", pit)
+	}
+	b.WriteString("\n")
+	_, _ = io.WriteString(w, b.String())
+}

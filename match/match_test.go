@@ -1,0 +1,212 @@
+package match
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mancala-solver/mancala/oracle"
+	"github.com/mancala-solver/mancala/position"
+)
+
+// fakeEnv makes the test binary a misbehaving engine (fakeEngine).
+const fakeEnv = "MANCALA_MATCH_FAKE"
+
+// mancalaBin is the mancala binary built for the tests ("" until built).
+var mancalaBin string
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(fakeEnv); mode != "" {
+		fakeEngine(mode)
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// fakeEngine speaks the protocol's handshake, then misbehaves on go:
+// "illegal" answers a pit of the other side's row, "crash" exits with
+// status 3, "silent" never answers, "good" plays its first legal letter
+// from a fixed list in turn (a legal but weak engine).
+func fakeEngine(mode string) {
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "uci":
+			fmt.Println("id name fake-" + mode)
+			fmt.Println("uciok")
+		case "isready":
+			fmt.Println("readyok")
+		case "quit":
+			return
+		case "go":
+			switch mode {
+			case "illegal":
+				fmt.Println("bestmove z")
+			case "crash":
+				os.Exit(3)
+			case "silent":
+			}
+		}
+	}
+}
+
+// buildMancala builds the mancala command into a temporary directory once.
+func buildMancala(t *testing.T) string {
+	t.Helper()
+	if mancalaBin != "" {
+		return mancalaBin
+	}
+	dir, err := os.MkdirTemp("", "mancala-match-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "mancala")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/mancala-solver/mancala")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	mancalaBin = bin
+	return bin
+}
+
+func fakeCommand(t *testing.T, mode string) string {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("env %s=%s %q", fakeEnv, mode, exe)
+}
+
+// TestMatchBetweenEngines plays a whole match between two `mancala
+// engine` processes at a fixed depth, from two built-in openings: every
+// game ends by the rules (no breach), the colours alternate, the tally
+// adds up, and the record replays as `mancala analyze` reads it, each
+// game to the final score reported.
+func TestMatchBetweenEngines(t *testing.T) {
+	bin := buildMancala(t)
+	v, _ := position.Lookup("oware-own")
+	var rec bytes.Buffer
+	var lines []string
+	eng := bin + " engine --no-tb --threads 1 --hash 4"
+	res, err := Run(context.Background(), Config{
+		Variant: v, Commands: [2]string{eng, eng}, Names: [2]string{"one", "two"},
+		Depth: 3, Games: 4, Openings: Balanced(v)[:2], Record: &rec,
+		Progress: func(g Game, s Score) { lines = append(lines, fmt.Sprintf("%d %s %s", g.Index, g.Result, g.Reason)) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Games) != 4 || res.Score.Games() != 4 || len(lines) != 4 {
+		t.Fatalf("%d games, tally %+v, %d progress lines; want 4", len(res.Games), res.Score, len(lines))
+	}
+	games, err := oracle.ParseGames(strings.NewReader(rec.String()))
+	if err != nil {
+		t.Fatalf("the record does not parse as analyze's input: %v\n%s", err, rec.String())
+	}
+	if len(games) != 4 {
+		t.Fatalf("%d games in the record", len(games))
+	}
+	for i, g := range res.Games {
+		if g.Loser >= 0 || g.Reason == "" {
+			t.Errorf("game %d: loser %d, reason %q", g.Index, g.Loser, g.Reason)
+		}
+		if g.South != (g.Index-1)%2 {
+			t.Errorf("game %d: engine %d South", g.Index, g.South)
+		}
+		// Replay the recorded moves: the game ends where the match said, with its score.
+		r, err := replay(v, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pit := range g.Moves {
+			if _, err := r.Play(pit); err != nil {
+				t.Fatalf("game %d: %v", g.Index, err)
+			}
+		}
+		if !r.Over || r.Final != g.Final || string(r.End) != g.Reason {
+			t.Errorf("game %d: replayed over %v %v %q; match says %v %q", g.Index, r.Over, r.Final, r.End, g.Final, g.Reason)
+		}
+		if want := Balanced(v)[i/2]; !equal(g.Moves[:len(want)], want) {
+			t.Errorf("game %d: starts %v; want the opening %v", g.Index, g.Moves[:3], want)
+		}
+	}
+}
+
+func equal(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestMisbehavingEngineLoses: an engine that answers an illegal move,
+// crashes or stays silent past its time loses each game, with the reason,
+// whichever colour it has; the match goes on (the engine is restarted).
+func TestMisbehavingEngineLoses(t *testing.T) {
+	bin := buildMancala(t)
+	v, _ := position.Lookup("oware-own")
+	good := bin + " engine --no-tb --threads 1 --hash 4"
+	for _, c := range []struct {
+		mode, reason string
+		cfg          Config
+	}{
+		{"illegal", `illegal move "z"`, Config{Depth: 2}},
+		{"crash", "exited before bestmove", Config{Depth: 2}},
+		{"silent", "time forfeit", Config{MoveTime: 20 * time.Millisecond, Margin: 200 * time.Millisecond}},
+	} {
+		cfg := c.cfg
+		cfg.Variant, cfg.Commands, cfg.Games = v, [2]string{good, fakeCommand(t, c.mode)}, 2
+		res, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.mode, err)
+		}
+		if res.Score.Wins != 2 {
+			t.Errorf("%s: %+v; want 2 wins for the good engine", c.mode, res.Score)
+		}
+		for _, g := range res.Games {
+			if g.Loser != 1 || !strings.Contains(g.Reason, c.reason) || !strings.Contains(g.Reason, "fake-"+c.mode) && !strings.Contains(g.Reason, "engine2") {
+				t.Errorf("%s: game %d: loser %d, reason %q; want engine 2 with %q", c.mode, g.Index, g.Loser, g.Reason, c.reason)
+			}
+		}
+	}
+}
+
+// TestOpenings: the built-in set parses, every opening is three plies,
+// and both notations of the openings file read alike.
+func TestOpenings(t *testing.T) {
+	v, _ := position.Lookup("oware")
+	set := Balanced(v)
+	if len(set) < 20 {
+		t.Fatalf("%d built-in openings", len(set))
+	}
+	for _, o := range set {
+		if len(o) != 3 {
+			t.Errorf("opening %v", o)
+		}
+	}
+	got, err := ParseOpenings(strings.NewReader("# c\n3 4 1\nCdA # the same\n\n1,2\n"), v)
+	if err != nil || len(got) != 3 || !equal(got[0], []int{3, 4, 1}) || !equal(got[1], got[0]) || !equal(got[2], []int{1, 2}) {
+		t.Errorf("ParseOpenings: %v, %v", got, err)
+	}
+	for _, bad := range []string{"7", "a", "1 x"} {
+		if _, err := ParseOpenings(strings.NewReader(bad), v); err == nil || !strings.HasPrefix(err.Error(), "line 1: ") {
+			t.Errorf("%q: %v; want a line 1 error", bad, err)
+		}
+	}
+}

@@ -1,0 +1,156 @@
+package solver
+
+// policy is the search's table rules in one place: which of the
+// tablebase, a node's board entry and its line entry a node probes, what
+// it takes from each, and what it stores where. Every search mode is a
+// setting of its fields:
+//
+//   - proof (the default): a history-free node (ply == layer) takes its
+//     board entry and the tablebase as they are; a node with a line before
+//     it takes its line entry, and from the board entry and the tablebase
+//     only proven bounds, pulled toward 0 (fact 2 of doc.go), and no
+//     estimates (an estimate passed round a cycle of its own subtree would
+//     never be replaced by proof);
+//   - kalah's (Variant.CanRepeat false): every child starts a layer, so
+//     every node is history-free and the first rule is the only one used;
+//   - own-row repetition (oware-own, neutral false): fact 2 fails, so a node
+//     with a line takes nothing from the board entry's proven bounds, and
+//     no tablebase serves (none holds such values);
+//   - play (Options.Play): estimates cross lines (a node with a line takes
+//     and leaves board-entry estimates too), and nodes within playNoTable
+//     plies of the horizon neither probe nor fill the table, unless the
+//     tablebase holds them;
+//   - estimate tablebase (Options.EstimateTablebase, with own-row
+//     repetition, for play and analysis alike): a position it holds is
+//     estimated by it, never proven (estimated).
+//
+// The promise of play mode, that it never changes a proven value, is that
+// the proven bounds a play policy takes and stores are a subset of those
+// the proof policy of the same variant and tablebase takes and stores
+// (policy_test.go).
+type policy struct {
+	play    bool // Options.Play
+	neutral bool // a repetition is worth 0 (position.RepetitionNobody)
+	tbMax   int  // the tablebase holds every position of at most tbMax seeds; -1 none
+	etbMax  int  // the estimate tablebase's, likewise; -1 none
+}
+
+// newPolicy is the policy of a search with opts in a variant whose
+// repetitions are worth 0 when neutral. A tablebase serves only where a
+// repetition is worth 0 (no tablebase holds other values); an estimate
+// tablebase only where it is not.
+func newPolicy(opts Options, neutral bool) policy {
+	pol := policy{play: opts.Play, neutral: neutral, tbMax: -1, etbMax: -1}
+	if opts.Tablebase != nil && neutral {
+		pol.tbMax = opts.Tablebase.MaxSeeds()
+	}
+	if opts.EstimateTablebase != nil && !neutral {
+		pol.etbMax = opts.EstimateTablebase.MaxSeeds()
+	}
+	return pol
+}
+
+// playNoTable is the deepest remaining depth at which a search for play
+// (Options.Play) neither probes nor fills the table, as game-playing
+// searches skip it near the horizon: the entries there save little, and
+// their cache misses were a third of a node's time. On 20 oware-own
+// midgame positions searched to 14 plies (seeded random openings of 16 to
+// 35 plies, one thread, the searches' CPU time), skipping depths 0..2
+// kept the node count (-0.2%) and cut the CPU time by 30%.
+const playNoTable = 2
+
+// tableless reports whether a node with depth plies left skips the table
+// (play within playNoTable plies of the horizon).
+func (pol *policy) tableless(depth int) bool { return pol.play && depth <= playNoTable }
+
+// estimated reports whether a position of seeds seeds is valued by the
+// estimate tablebase, with no search below it.
+func (pol *policy) estimated(seeds int) bool { return seeds <= pol.etbMax }
+
+// held reports whether the tablebase holds the positions of seeds seeds.
+func (pol *policy) held(seeds int) bool { return seeds <= pol.tbMax }
+
+// probes says which sources a node of seeds seeds, depth plies from the
+// horizon, history-free or not, looks up: the tablebase, its board entry,
+// its line entry. A history-free node that the tablebase values looks no
+// further (takeTablebase).
+func (pol *policy) probes(seeds, depth int, free bool) (tb, board, line bool) {
+	tb = pol.held(seeds)
+	if !tb && pol.tableless(depth) {
+		return false, false, false
+	}
+	return tb, true, !free
+}
+
+// takeTablebase adds the tablebase's value v of n's position to b and
+// reports whether that is all n needs (n is history-free: v is its value).
+func (pol *policy) takeTablebase(b *bounds, v int, n *node) bool {
+	free := n.historyFree()
+	b.freeLower(v, free, pol.neutral, n.layer)
+	b.freeUpper(v, free, pol.neutral, n.layer)
+	return free
+}
+
+// takeBoard adds n's board entry e to b: its move, its proven bounds (as
+// bounds on the history-free value), and its estimates if n is
+// history-free or the search is for play, and they were searched to depth.
+func (pol *policy) takeBoard(b *bounds, e entry, n *node, depth int) {
+	free := n.historyFree()
+	b.move = e.move
+	if e.loProven {
+		b.freeLower(e.lo, free, pol.neutral, n.layer)
+	}
+	if e.hiProven {
+		b.freeUpper(e.hi, free, pol.neutral, n.layer)
+	}
+	if free || pol.play {
+		b.estimates(e, depth)
+	}
+}
+
+// takeLine adds n's line entry e to b: all of it (the same position after
+// the same line is the same node); its proven bounds rest on the layer's
+// first ply when they rest on the line.
+func (pol *policy) takeLine(b *bounds, e entry, n *node, depth int) {
+	if e.loProven {
+		b.lower(e.lo, lineHit(e.loLine, n.layer))
+	}
+	if e.hiProven {
+		b.upper(e.hi, lineHit(e.hiLine, n.layer))
+	}
+	b.estimates(e, depth)
+	if e.move != 0 {
+		b.move = e.move
+	}
+}
+
+// stores says what n's result r, resting on the line from ply hit, goes to
+// the table as: line for its line entry and board for its board entry,
+// each when its flag is set (the line entry first). A history-free node's
+// result goes to its board entry. Any other node's goes to its line entry;
+// a proven result that rests on nothing before the node holds on any line,
+// so it goes to the board entry too; since a repetition only moves a value
+// toward 0, so does a positive lower or a negative upper bound that rests
+// on the line (where a repetition is worth 0); and for play, an estimate
+// goes there too.
+func (pol *policy) stores(n *node, r result, hit int) (line result, toLine bool, board result, toBoard bool) {
+	if pol.tableless(r.draft) {
+		return line, false, board, false
+	}
+	if n.historyFree() {
+		return line, false, r, true
+	}
+	onLine := r.proven && hit < n.ply
+	line = r
+	line.line, line.onLine = true, onLine
+	if !r.proven {
+		return line, true, r, pol.play
+	}
+	board = r
+	if onLine {
+		// Fact 2 of doc.go, which holds only where a repetition is worth 0.
+		board.lower = r.lower && r.score > 0 && pol.neutral
+		board.upper = r.upper && r.score < 0 && pol.neutral
+	}
+	return line, true, board, board.lower || board.upper
+}
