@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"testing"
+
+	"github.com/mancala-solver/mancala/internal/testsize"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -21,7 +24,15 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs the command-line transcripts in testdata/script: each
-// runs `mancala` and checks its stdout, stderr and exit code.
+// runs `mancala` and checks its stdout, stderr and exit code. The
+// condition [small] holds in the short run and under -race
+// (internal/testsize): a script of large counts starts with `[small] skip`
+// when a smaller script covers the same commands.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", Condition: func(cond string) (bool, error) {
+		if cond == "small" {
+			return testsize.Short(), nil
+		}
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}})
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/mancala-solver/mancala/internal/testsize"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -38,8 +39,10 @@ func TestOwnRowsRepetitionAgreesWithMinimax(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(18, 6))
+	// 30 positions, 12 in the short run (and under -race).
+	target := testsize.Pick(12, 30, 30)
 	checked, differ := 0, 0
-	for try := 0; checked < 30 && try < 300; try++ {
+	for try := 0; checked < target && try < 10*target; try++ {
 		p, ok := randomBoard(v, rng, 2+rng.IntN(3))
 		if !ok {
 			continue
@@ -85,7 +88,7 @@ func TestOwnRowsRepetitionAgreesWithMinimax(t *testing.T) {
 		}
 		checked++
 	}
-	if checked < 20 {
+	if checked < 2*target/3 {
 		t.Errorf("%d positions checked: the test shows too little", checked)
 	}
 	t.Logf("%d positions, %d where the rule changes the value", checked, differ)
