@@ -65,10 +65,13 @@ type BuildOptions struct {
 	// beside the layer, and switches to such a cache of what the budget
 	// leaves when they do not.
 	LowerCacheBytes int64
-	// Parts, when above 1, splits each layer's propagation into that many
-	// rank ranges owned by workers that exchange batched updates, the
-	// shape of a build across machines (build_partition.go); 0 or 1 shares the
-	// layer's state between the threads, which is faster on one machine.
+	// Parts, when above 1, builds each layer in that many parts (method
+	// "unsow-parts" or "graph-parts"): each part a goroutine owning a
+	// block-aligned range of the layer, which it scans and propagates,
+	// exchanging batched updates with the others, the shape of a build
+	// across machines (build_partition.go); 0 or 1 shares the layer's
+	// state between the threads, which is faster on one machine. The
+	// forward pass and value iteration ignore it.
 	Parts int
 	// Cluster, when not nil, makes this process one rank of a build
 	// across processes (MPI ranks, build_cluster.go): Parts must equal

@@ -52,7 +52,7 @@ func DefaultMemBytes() int64 {
 type LayerPlan struct {
 	Seeds     int
 	Positions int64
-	Method    string // "unsow", "forward", "graph", "graph-spilled" or "iteration": expected (the graph is decided after the first pass)
+	Method    string // "unsow", "forward", "graph", "graph-spilled" or "iteration", with "-parts" for a layer built in parts (BuildOptions.Parts): the method that runs (chooseMethod; a graph that the first pass finds too large runs as iteration)
 	MemBytes  int64  // expected peak of the build's arrays in memory for the layer, lower layers included
 	DiskBytes int64  // expected size of the temporary file of a spilled graph (not in MemBytes), else 0
 	PeakBytes int64  // expected peak of the Go heap for the layer (heapPeak of MemBytes): the arrays, the propagation's frontier lists and heapFixed; the store's memory-mapped files are not in it

@@ -40,11 +40,13 @@
 //     (build_spill_linux.go); build_unsow.go the un-sowing predecessors
 //     of awari and oware; build_propagate.go the threshold propagation;
 //     build_encode.go a solved layer's blocks; build_forward.go kalah's
-//     forward pass; build_partition.go propagation over rank ranges that
-//     exchange batched updates (the seam of a build across machines,
+//     forward pass; build_partition.go a layer built in parts, each part
+//     a goroutine rank owning a range and exchanging batched updates
+//     through a per-part Exchange (the seam of a build across machines,
 //     docs/distributed-build.md); build_cluster.go the build across
 //     processes (BuildOptions.Cluster: one part a process, rank 0
-//     stores; the MPI transport is internal/mpi); build_plan.go the memory budget, the
+//     stores; the MPI transport is internal/mpi); build_plan.go the
+//     memory budget, the
 //     plan's figures and the ETA; build_method.go the methods behind one
 //     interface (layerMethod) and the one decision of a layer's method
 //     and memory (chooseMethod, a pure planner over the layer's shape);
