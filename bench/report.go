@@ -60,6 +60,16 @@ type Report struct {
 	Signatures []Signature `json:"signatures"`
 	// Samples describes the make-move samples of the sow group.
 	Samples []MakeUp `json:"samples,omitempty"`
+	// Skipped lists the groups left out for a variant they do not apply
+	// to (Applies), when Run was given no group.
+	Skipped []Skip `json:"skipped,omitempty"`
+}
+
+// Skip is a group Run left out for a variant, and why.
+type Skip struct {
+	Group   string `json:"group"`
+	Variant string `json:"variant"`
+	Reason  string `json:"reason"`
 }
 
 // ThisMachine reads the CPU model (from /proc/cpuinfo where there is one),

@@ -3,9 +3,11 @@ package bench
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // Groups lists the benchmark groups in the order Run measures them.
@@ -21,19 +23,66 @@ func DefaultVariants(group string) []*position.Variant {
 	return append(position.Variants(), position.Kalah(6, 4), position.KalahStd(6, 4))
 }
 
+// Applies returns nil when group can measure v, else why not: the solve
+// suite holds positions of the five games of rules.md only, and a build
+// needs a variant with tablebases (tablebase.Buildable).
+func Applies(group string, v *position.Variant) error {
+	switch group {
+	case "solve":
+		suite, err := Suite()
+		if err != nil {
+			return err
+		}
+		if len(sectionOf(suite, v, "midgame")) == 0 || len(sectionOf(suite, v, "endgame")) == 0 {
+			return fmt.Errorf("the suite has no %s positions (it has the five games of rules.md)", v.Name)
+		}
+	case "build":
+		return tablebase.Buildable(v)
+	}
+	return nil
+}
+
 // Run measures the named groups (all of Groups when none is named) on the
 // given variants (nil: each group's DefaultVariants) and returns one
-// report. It fails on an unknown group, a variant the solve suite has no
-// positions of, or a failed tablebase build.
+// report. Before any work it checks opts (Options.Check) and that each
+// named group applies to each variant given (Applies), and fails on the
+// first that does not; with no group named, a group that does not apply
+// to a variant is left out of it, and the report says so (Report.Skipped).
+// It fails too on an unknown group or a failed tablebase build.
 func Run(ctx context.Context, groups []string, variants []*position.Variant, opts Options) (Report, error) {
-	if len(groups) == 0 {
+	r := Report{Machine: ThisMachine(), Started: time.Now().UTC()}
+	if err := opts.Check(); err != nil {
+		return r, err
+	}
+	named := len(groups) > 0
+	if !named {
 		groups = Groups
 	}
-	r := Report{Machine: ThisMachine(), Started: time.Now().UTC()}
-	for _, g := range groups {
-		variants := variants
+	plan := make([][]*position.Variant, len(groups))
+	for i, g := range groups {
+		if !slices.Contains(Groups, g) {
+			return r, fmt.Errorf("%q is not a benchmark group (known: %v)", g, Groups)
+		}
 		if variants == nil {
-			variants = DefaultVariants(g)
+			plan[i] = DefaultVariants(g)
+			continue
+		}
+		for _, v := range variants {
+			err := Applies(g, v)
+			switch {
+			case err == nil:
+				plan[i] = append(plan[i], v)
+			case named:
+				return r, fmt.Errorf("bench %s --variant %s: %w", g, v.Name, err)
+			default:
+				r.Skipped = append(r.Skipped, Skip{Group: g, Variant: v.Name, Reason: err.Error()})
+			}
+		}
+	}
+	for i, g := range groups {
+		variants := plan[i]
+		if len(variants) == 0 {
+			continue
 		}
 		switch g {
 		case "sow":

@@ -74,10 +74,21 @@ func referenceStates(s Sample) []reference.State {
 	states := make([]reference.State, len(s.Positions))
 	for i, p := range s.Positions {
 		row1, row2 := p.Rows()
-		states[i] = reference.State{Variant: s.Variant.Name, ToMove: p.Player(),
+		states[i] = reference.State{Variant: referenceName(s.Variant), ToMove: p.Player(),
 			Rows: [2][]int{position.UnpackRow(row1, s.Variant.Pits), position.UnpackRow(row2, s.Variant.Pits)}}
 	}
 	return states
+}
+
+// referenceName is the game whose moves the reference implementation
+// makes for v: v itself, or for a game that differs from a listed one in
+// its repetition rule alone (oware-own), that game (NeutralTwin), whose
+// sowing and captures are v's; repetitions play no part in a move.
+func referenceName(v *position.Variant) string {
+	if twin := v.NeutralTwin(); twin != nil {
+		return twin.Name
+	}
+	return v.Name
 }
 
 // threadCounts is 1 and, when different, all threads.

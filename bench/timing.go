@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,6 +23,47 @@ type Options struct {
 	// (its Median, Min and Max still 0), and Measured with each figure
 	// once measured, so that a caller can show progress.
 	Starting, Measured func(Figure)
+}
+
+// MinRunSeconds is the shortest timed run Options allow: below a
+// millisecond, starting the goroutines and reading the clock weigh more
+// than the work measured (and a run of 0.2 ns measured 0 moves/s).
+const MinRunSeconds = 0.001
+
+// MaxRuns is the most runs that seconds can be split into, each lasting
+// at least MinRunSeconds (0 when not even one can).
+func MaxRuns(seconds float64) int {
+	if !(seconds >= MinRunSeconds) { // also NaN
+		return 0
+	}
+	return int(min(seconds/MinRunSeconds+1e-9, 1<<30))
+}
+
+// RunsError is Check's refusal of more runs than a figure's time holds.
+type RunsError struct {
+	Runs    int
+	Seconds float64
+	Max     int // MaxRuns(Seconds)
+}
+
+func (e *RunsError) Error() string {
+	return fmt.Sprintf("%d runs in %g s: each would last less than %g s, too short to measure; at most %d runs fit",
+		e.Runs, e.Seconds, MinRunSeconds, e.Max)
+}
+
+// Check returns an error for options Run cannot measure with: no thread,
+// no run, or more runs than Seconds holds (a *RunsError: each run's share
+// of Seconds under MinRunSeconds).
+func (o Options) Check() error {
+	switch {
+	case o.Threads < 1:
+		return fmt.Errorf("%d threads: want 1 or more", o.Threads)
+	case o.Runs < 1:
+		return fmt.Errorf("%d runs: want 1 or more", o.Runs)
+	case o.Runs > MaxRuns(o.Seconds):
+		return &RunsError{Runs: o.Runs, Seconds: o.Seconds, Max: MaxRuns(o.Seconds)}
+	}
+	return nil
 }
 
 func (o Options) runDuration() time.Duration {

@@ -45,18 +45,21 @@ accuracy: the mean over the player's moves (forced passes left out) of
 100 / (1 + loss/2), so a best move counts 100, a loss of 2 seeds 50 and of 6
 seeds 25.
 
-Text output is a table of the plies, a value graph (player 1's projected
+Text output is a table of the plies (each with the final score that best play
+from its position gives), a value graph (player 1's projected
 final margin by ply: captures so far plus the value) and the summaries: how
 many plies are proven and how many estimates (those vary from run to run
 with the time each ply gets), then each player's; --json prints docs/notation.md's analysis object, one a line
 (JSON Lines) when the games come from a file or stdin. Each ply is answered
 within --time (exactly when the tablebase holds it or the search proves it).
 A progress bar goes to stderr on a terminal; Ctrl-C prints the plies done so
-far. An illegal move is an error naming the line, the ply and the move.`,
+far. An illegal move is an error naming the line, the ply and the move.
+A game may also be in the engine dialect, PlayStrategy's moves or an Aualé
+file (mancala convert; docs/notation.md).`,
 			oracle.InaccuracyLoss, oracle.MistakeLoss-1, oracle.MistakeLoss, oracle.BlunderLoss-1, oracle.BlunderLoss),
 		Example: `  mancala analyze oware 4 2 6 5 3 4 3 5 6 3
-  mancala analyze games.txt --time 2s --json
-  grep -v '^#' games.txt | mancala analyze - --time 500ms`,
+  mancala analyze testdata/games/oware-games.txt --time 2s --json
+  grep -v '^#' testdata/games/oware-games.txt | sed -n 3p | mancala analyze - --time 500ms`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runAnalyze(c.Context(), c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr(), args, opts)
@@ -173,6 +176,9 @@ func printAnalysis(out io.Writer, an oracle.Analysis, asJSON, lines bool, index 
 		title += fmt.Sprintf(" (line %d)", an.Line)
 	}
 	fmt.Fprintf(out, "%s: %s\n", title, an.Position)
+	if an.KnownResult != nil {
+		fmt.Fprintln(out, knownLine(an.KnownResult))
+	}
 	printPlyTable(out, an.Plies)
 	fmt.Fprintln(out)
 	fmt.Fprint(out, valueGraph(an.Plies, 100, 6))
@@ -187,7 +193,7 @@ func printAnalysis(out io.Writer, an oracle.Analysis, asJSON, lines bool, index 
 	case !an.Complete:
 		fmt.Fprintf(out, "analysis cut short after %s\n", plural(len(an.Plies), "ply"))
 	case an.GameOver:
-		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(an.End), an.FinalScore[0], an.FinalScore[1])
+		fmt.Fprintf(out, "game over (%s): final score %d-%d: %s\n", endProse(variantOf(an.Position), an.End), an.FinalScore[0], an.FinalScore[1], gameWinner(an.Result))
 	default:
 		fmt.Fprintln(out, "the record ends before the game does")
 	}
@@ -199,7 +205,7 @@ func printAnalysis(out io.Writer, an oracle.Analysis, asJSON, lines bool, index 
 // every move (best_moves_complete false).
 func printPlyTable(out io.Writer, plies []oracle.PlyAnalysis) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "ply\tplayer\tmove\tvalue\tplayed\tloss\tclass\tbest\t")
+	fmt.Fprintln(tw, "ply\tplayer\tmove\tvalue\tresult\tplayed\tloss\tclass\tbest\t")
 	for _, p := range plies {
 		mark := ""
 		if !p.Exact {
@@ -209,11 +215,11 @@ func printPlyTable(out io.Writer, plies []oracle.PlyAnalysis) {
 		if p.Exact && !p.BestMovesComplete {
 			best += ",?"
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%v\t%s%+d\t%s%+d\t%d\t%s\t%s\t\n", p.Ply, p.Player, p.Move, mark, p.Value,
-			mark, p.MoveValue, p.Loss, p.Class, best)
+		fmt.Fprintf(tw, "%d\t%d\t%v\t%s%+d\t%s%s\t%s%+d\t%d\t%s\t%s\t\n", p.Ply, p.Player, p.Move, mark, p.Value,
+			mark, scoreCell(p.Result), mark, p.MoveValue, p.Loss, p.Class, best)
 	}
 	tw.Flush()
-	fmt.Fprintln(out, "(values from the mover, in seeds; ~ an estimate; ,? best moves proven so far, others may be as good)")
+	fmt.Fprintln(out, "(values from the mover, in seeds; result: the final score, player 1's first, that best play from the ply's position gives; ~ an estimate; ,? best moves proven so far, others may be as good)")
 }
 
 // valueGraph draws, by ply, player 1's projected final margin: the seeds

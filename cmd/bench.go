@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -52,7 +53,11 @@ func newBenchCmd() *cobra.Command {
          speedup, and the positions built and their checksums as signatures
 
 Without --variant, sow, perft and build measure the five games, kalah and
-kalah-std; solve the five games.
+kalah-std; solve the five games. A --variant a group cannot measure (solve:
+a variant outside the five games; build: oware-own, which has no tablebase)
+is refused before any work when the group is named, and the group is
+skipped with a line saying so when none is. --runs is at most --seconds
+divided by 1 ms: a shorter run measures the clock, not the work.
 
 With no group named, every group runs: a few minutes with the defaults
 (--seconds 0.5 --runs 1 for a quick look; each build and endgame figure takes
@@ -109,6 +114,9 @@ func runBench(ctx context.Context, out, errOut io.Writer, groups []string, opts 
 		variants = []*position.Variant{v}
 	}
 	bopts := bench.Options{Threads: opts.threads, Seconds: opts.seconds, Runs: opts.runs, PlayLeaves: opts.playLeaves}
+	if runs := (*bench.RunsError)(nil); errors.As(bopts.Check(), &runs) {
+		return fmt.Errorf("--runs %d: at most %d fit in --seconds %g, each run lasting at least %g s", runs.Runs, runs.Max, runs.Seconds, bench.MinRunSeconds)
+	}
 	stopProgress := benchProgress(errOut, &bopts)
 	report, err := bench.Run(ctx, groups, variants, bopts)
 	stopProgress()
@@ -172,6 +180,12 @@ func printBench(out io.Writer, r bench.Report) error {
 			fmt.Fprintf(out, "sample %s: %d positions, %d..%d seeds on the board in %d counts (at most %.1f%% of one), "+
 				"%.1f%% one-seed sowings, %.2f seeds sown a move\n", mu.Variant, mu.Positions, mu.MinSeeds, mu.MaxSeeds,
 				mu.SeedCounts, 100*mu.LargestShare, 100*mu.OneSeedSowings, mu.MeanSown)
+		}
+	}
+	if len(r.Skipped) > 0 {
+		fmt.Fprintln(out)
+		for _, s := range r.Skipped {
+			fmt.Fprintf(out, "skipped %s %s: %s\n", s.Group, s.Variant, s.Reason)
 		}
 	}
 	if len(r.Signatures) > 0 {

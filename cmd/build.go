@@ -52,7 +52,10 @@ the share of the layer done. The summary goes to stdout.
 --mem bounds the build's arrays (the layers below the one being built, and that
 layer's working arrays); by default it is 3/4 of the machine's memory, or of
 its cgroup limit when lower. A budget too small for a layer fails at once,
-before any layer is built, naming the layer and the bytes it needs.`,
+before any layer is built, naming the layer and the memory it needs. So does a
+layer of more than 2^32 positions (32 seeds and up with six pits a row), which
+one machine's build does not rank: such layers are built across machines
+(docs/distributed-build.md).`,
 		Example: `  mancala build awari --max-seeds 12
   mancala build akon --max-seeds 14 --threads 2 --mem 6GiB --tb /data/tb --json
   mancala build awari --max-seeds 12 --repair`,
@@ -86,7 +89,9 @@ type buildResult struct {
 	Seconds            float64 `json:"seconds"`
 	PositionsPerSecond float64 `json:"positions_per_second"`
 	DiskBytes          int64   `json:"disk_bytes"`         // this variant's part of the directory
-	BytesPerPosition   float64 `json:"bytes_per_position"` // disk_bytes / positions
+	DiskTop            int     `json:"disk_top"`           // its top stored layer, max_seeds or above
+	DiskPositions      int64   `json:"disk_positions"`     // the positions of its stored layers
+	BytesPerPosition   float64 `json:"bytes_per_position"` // disk_bytes / disk_positions
 	// StoredBytes is this variant's compressed values and distances.
 	StoredBytes            int64   `json:"stored_bytes"`
 	StoredBytesPerPosition float64 `json:"stored_bytes_per_position"`
@@ -111,6 +116,9 @@ func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *bui
 		}
 	}
 	collectNear(mem) // the budget covers our arrays
+	if err := checkTBDir(opts.tb, false); err != nil {
+		return err
+	}
 	dir := tbDir(opts.tb)
 	bar := newLayerBar(errOut, v.Pits, opts.maxSeeds, "build")
 	log := &layerLog{w: errOut, bar: bar, ix: tablebase.NewIndex(v.Pits), maxSeeds: opts.maxSeeds}
@@ -216,13 +224,8 @@ func remainingNote(done, maxSeeds int, secs float64) string {
 	return fmt.Sprintf("%s: about %s more", layers, time.Duration(secs*float64(time.Second)).Round(time.Second))
 }
 
-// rate writes positions a second, in millions when there are that many.
-func rate(perSecond float64) string {
-	if perSecond >= 1e6 {
-		return fmt.Sprintf("%.2f M positions/s", perSecond/1e6)
-	}
-	return fmt.Sprintf("%.0f positions/s", perSecond)
-}
+// rate writes positions a second (rateOf).
+func rate(perSecond float64) string { return rateOf(perSecond, "positions") }
 
 func buildSummary(dir string, v *position.Variant, stats tablebase.BuildStats) (buildResult, error) {
 	res := buildResult{Variant: v.Name, Dir: dir, MaxSeeds: stats.MaxSeeds, ResumedLayers: stats.Resumed, DroppedLayers: stats.Dropped,
@@ -242,8 +245,12 @@ func buildSummary(dir string, v *position.Variant, stats tablebase.BuildStats) (
 		return res, err
 	}
 	res.DiskBytes, res.StoredBytes = disk, stats.StoredBytes
+	res.DiskTop, res.DiskPositions = stats.DiskTop, stats.DiskPositions
+	if res.DiskPositions > 0 {
+		// Over every stored layer, those above max_seeds too: their files are in disk.
+		res.BytesPerPosition = float64(disk) / float64(res.DiskPositions)
+	}
 	if res.Positions > 0 {
-		res.BytesPerPosition = float64(disk) / float64(res.Positions)
 		res.StoredBytesPerPosition = float64(res.StoredBytes) / float64(res.Positions)
 	}
 	return res, nil
@@ -267,7 +274,12 @@ func printBuild(out io.Writer, res buildResult) error {
 		fmt.Fprintf(out, "built %s in %.1f s: %s\n",
 			plural(res.BuiltPositions, "position"), res.Seconds, rate(res.PositionsPerSecond))
 	}
-	fmt.Fprintf(out, "%s on disk for %s in %s: %.3f bytes/position (%s of compressed values and distances)\n",
-		humanize.IBytes(uint64(res.DiskBytes)), res.Variant, res.Dir, res.BytesPerPosition, humanize.IBytes(uint64(res.StoredBytes)))
+	above, asked := "", ""
+	if res.DiskTop > res.MaxSeeds { // the directory holds more than this build asked for
+		above = fmt.Sprintf(" (layers 0..%d, %s)", res.DiskTop, plural(res.DiskPositions, "position"))
+		asked = fmt.Sprintf(" in layers 0..%d", res.MaxSeeds)
+	}
+	fmt.Fprintf(out, "%s on disk for %s in %s%s: %.3f bytes/position (%s of compressed values and distances%s)\n",
+		humanize.IBytes(uint64(res.DiskBytes)), res.Variant, res.Dir, above, res.BytesPerPosition, humanize.IBytes(uint64(res.StoredBytes)), asked)
 	return nil
 }

@@ -19,7 +19,9 @@
 //     through internal/lines (lines.Each: up to 1 MiB a line).
 //     Answers to "-" are JSON Lines under --json (writeJSONLine).
 //   - Moves: position.SplitMoves and Variant.ParseMove / ParseMoves read a
-//     move list (errors name the move's place in the list); play.go shows
+//     move list (errors name the move's place in the list); moves that name
+//     their side (dialect letters, PlayStrategy squares) need the position:
+//     Variant.ParseMoveAt, as oracle.Play and oracle.ParseGame use it; play.go shows
 //     how a command words oracle.Play's *MoveError, adding the legal moves
 //     (legalMovesNote), and negativeMoves (moves.go) makes "-1" a bad move
 //     rather than an unknown flag for play and analyze (set it with

@@ -3,7 +3,6 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -76,11 +75,9 @@ func (o *engineOptions) config() (uci.Config, error) {
 	case o.noTB && o.tb != "":
 		return uci.Config{}, errors.New("--tb and --no-tb: give one or the other")
 	}
-	if o.tb != "" {
-		if st, err := os.Stat(o.tb); err != nil || !st.IsDir() {
-			return uci.Config{}, fmt.Errorf("--tb %q is not a directory", o.tb)
-		}
+	if err := checkTBDir(o.tb, true); err != nil {
+		return uci.Config{}, err
 	}
 	return uci.Config{Variant: v, TBDir: o.tb, NoTB: o.noTB, HashMiB: o.hash, Threads: o.threads,
-		Name: "mancala " + version()}, nil
+		Name: "mancala " + engineVersion()}, nil
 }

@@ -121,3 +121,22 @@ func TestLineLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestRateOf: rates read in millions, thousands or units, never "0.00 M"
+// for a small search (issue 43, defect 10).
+func TestRateOf(t *testing.T) {
+	for _, c := range []struct {
+		rate float64
+		want string
+	}{
+		{0, "0 nodes/s"},
+		{780, "780 nodes/s"},
+		{4588, "4.6 k nodes/s"},
+		{999_949, "999.9 k nodes/s"},
+		{1_140_000, "1.14 M nodes/s"},
+	} {
+		if got := rateOf(c.rate, "nodes"); got != c.want {
+			t.Errorf("rateOf(%v) = %q, want %q", c.rate, got, c.want)
+		}
+	}
+}

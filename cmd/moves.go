@@ -22,12 +22,26 @@ func legalMoves(v *position.Variant, p position.Position) []string {
 }
 
 // legalMovesNote is the tail of a move error: "; legal moves: 1 2 4", or
-// nothing once the game is over.
-func legalMovesNote(g *position.Game) string {
+// nothing once the game is over. After a bad move written as a dialect
+// letter or a PlayStrategy square (like), the moves are written that way
+// too: "; legal moves: a b d".
+func legalMovesNote(g *position.Game, like string) string {
 	if g.Over {
 		return ""
 	}
-	return "; legal moves: " + strings.Join(legalMoves(g.Variant, g.Position), " ")
+	moves := legalMoves(g.Variant, g.Position)
+	if position.NamesSide(like) && position.CheckDialect(g.Variant) == nil {
+		var buf [position.MaxPits]position.Move
+		n := g.Variant.Moves(g.Position, &buf)
+		for i, m := range buf[:n] {
+			if len(like) == 1 {
+				moves[i] = position.MoveLetter(g.Position, int(m.Pit))
+			} else if sq := g.Variant.SquareMove(g.Position, int(m.Pit)); sq != "" {
+				moves[i] = sq
+			}
+		}
+	}
+	return "; legal moves: " + strings.Join(moves, " ")
 }
 
 // negativeFlag matches the flag parser's error for an argument such as

@@ -66,7 +66,7 @@ func (o *oracleFlags) check() error {
 	case o.noTB && o.loadTB != 0:
 		return errors.New("--load-tb and --no-tb: give one or the other")
 	}
-	return nil
+	return checkTBDir(o.tb, false)
 }
 
 // config maps the flags onto oracle.Config; --mem-tb is MemTBSeeds, the
@@ -92,6 +92,9 @@ func prepare(ctx context.Context, errOut io.Writer, o *oracle.Oracle, variants [
 		}
 		done[v] = true
 		prep, err := o.Prepare(ctx, v)
+		if memTB := (*oracle.MemTBError)(nil); errors.As(err, &memTB) {
+			return fmt.Errorf("--mem-tb %d: %s", memTB.Seeds, memTB.Detail())
+		}
 		if err != nil {
 			return hint(v, err)
 		}

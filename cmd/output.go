@@ -42,6 +42,20 @@ func passNote(player int) string {
 // plural writes n and a noun, in the plural unless n is 1, by English
 // rules (english.PluralWord): "1 thread", "2 threads", "3 plies", "0
 // inaccuracies".
+// rateOf writes a rate of things a second in one form for every command:
+// in millions from a million ("1.14 M nodes/s"), in thousands from a
+// thousand ("4.6 k nodes/s"), else whole ("780 nodes/s"), so that a
+// small search does not show "0.00 M".
+func rateOf(perSecond float64, things string) string {
+	switch {
+	case perSecond >= 1e6:
+		return fmt.Sprintf("%.2f M %s/s", perSecond/1e6, things)
+	case perSecond >= 1e3:
+		return fmt.Sprintf("%.1f k %s/s", perSecond/1e3, things)
+	}
+	return fmt.Sprintf("%.0f %s/s", perSecond, things)
+}
+
 func plural[N ~int | ~int64](n N, noun string) string {
 	many := 2
 	if n == 1 {

@@ -144,7 +144,7 @@ func printPerft(out io.Writer, res perftResult) error {
 	if res.PlayLeaves {
 		leaves = ", leaves played"
 	}
-	fmt.Fprintf(out, "perft %d: %s (%.3f s, %.1f Mnodes/s%s)\n",
-		res.Depth, plural(int64(res.Nodes), "node"), res.Seconds, res.NodesPerSecond/1e6, leaves)
+	fmt.Fprintf(out, "perft %d: %s (%.3f s, %s%s)\n",
+		res.Depth, plural(int64(res.Nodes), "node"), res.Seconds, rateOf(res.NodesPerSecond, "nodes"), leaves)
 	return nil
 }

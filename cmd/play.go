@@ -24,13 +24,16 @@ func newPlayCmd() *cobra.Command {
 		Long: `play applies the moves (pit numbers on the mover's row, space- or
 comma-separated, or "pass") to POS with every end rule: the variant's own end,
 the 25-seed stop of awari and oware, and repetition (a position that occurs
-again ends the game and the seeds on the board count for nobody). Passes that
+again ends the game and the seeds on the board count for nobody; in oware-own
+each player takes the seeds on their own row). Passes that
 the rules force are applied automatically and listed once as moves of their
 own; a typed "pass" where one was just forced names that pass, so a principal
 variation replays with or without its passes and gives the same output. An
 illegal move is an error that names the move, its place in the list, the
 reason and the legal moves; nothing is printed then.
 
+POS may also be the engine dialect's fen, and the moves its letters (AfCb:
+A..F South's pits, a..f North's) or PlayStrategy's squares (d1e2).
 Notation: docs/notation.md.`,
 		Example: `  mancala play akon:2,18,3,0,1,0,2/0,1,1,1,5,0,2:1 2
   mancala play awari 3 3 4 --json
@@ -77,9 +80,9 @@ func moveErrorProse(err error) error {
 	}
 	cause := me.Err
 	if me.Game.Over {
-		cause = fmt.Errorf("move %s: the game is over (%s)", me.Text, endProse(me.Game.End))
+		cause = fmt.Errorf("move %s: the game is over (%s)", me.Text, endProse(me.Game.Variant, me.Game.End))
 	}
-	return fmt.Errorf("%w (the %s move in the list)%s", cause, position.Ordinal(me.N), legalMovesNote(me.Game))
+	return fmt.Errorf("%w (the %s move in the list)%s", cause, position.Ordinal(me.N), legalMovesNote(me.Game, me.Text))
 }
 
 func printPlay(out io.Writer, res oracle.Played) error {
@@ -92,7 +95,7 @@ func printPlay(out io.Writer, res oracle.Played) error {
 		fmt.Fprintf(out, "player %d plays %v: captured %d\n", m.Player, m.Move, m.Captured)
 	}
 	if res.GameOver {
-		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(res.End), res.FinalScore[0], res.FinalScore[1])
+		fmt.Fprintf(out, "game over (%s): final score %d-%d: %s\n", endProse(variantOf(res.Position), res.End), res.FinalScore[0], res.FinalScore[1], gameWinner(res.Result))
 	}
 	return nil
 }

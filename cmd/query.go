@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
+	"strings"
 
+	"github.com/dustin/go-humanize/english"
 	"github.com/spf13/cobra"
 
 	"github.com/mancala-solver/mancala/oracle"
@@ -28,19 +31,23 @@ func newQueryCmd() *cobra.Command {
 		Short: "Look a position up in the tablebase: its value and every move's, best first",
 		Long: `query prints the exact value of a position (score difference in seeds from
 the side to move of the position as given, to the end of the game), the value
-of each legal move, best first, and a principal variation, from a tablebase
+of each legal move, best first, a principal variation and the result (the
+final score with best play and who wins), from a tablebase
 made by build, without search. A player who must pass keeps the value; the
-best move is "pass". POS "-" reads positions from stdin, one a line.
+best move is "pass". POS "-" reads positions from stdin, one a line, and
+answers every line it can: a position beyond the built layers gets a line
+on stderr naming its stdin line, and the others are still answered.
 
 Exit codes: 0 answered; 1 bad input, no tablebase (or none of this variant)
 in DIR, or a damaged one (the message gives the repair command); 3 the
-position has more seeds than the tablebase's layers hold (the message gives
-the build command that covers it; solve answers without a tablebase).`,
+position (with "-": one or more of them) has more seeds than the
+tablebase's layers hold (the message gives the build command that covers
+it; solve answers without a tablebase).`,
 		Example: `  mancala query awari:0,0,0,0,0,1/1,1,0,0,0,0:1
   mancala query oware:2,0,1,0,0,3/0,1,0,2,0,0:2 --tb /data/tb --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runQuery(c.Context(), c.InOrStdin(), c.OutOrStdout(), args[0], opts)
+			return runQuery(c.Context(), c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr(), args[0], opts)
 		},
 	}
 	addTBFlag(c, &opts.tb)
@@ -48,7 +55,10 @@ the build command that covers it; solve answers without a tablebase).`,
 	return c
 }
 
-func runQuery(ctx context.Context, in io.Reader, out io.Writer, arg string, opts *queryOptions) error {
+// runQuery answers arg, or with "-" every line of in: a line beyond the
+// built layers is reported on errOut and the next lines still answered
+// (as solve does), the exit code 3 coming at the end.
+func runQuery(ctx context.Context, in io.Reader, out, errOut io.Writer, arg string, opts *queryOptions) error {
 	inputs, err := readPositions(in, arg)
 	if err != nil {
 		return err
@@ -56,15 +66,30 @@ func runQuery(ctx context.Context, in io.Reader, out io.Writer, arg string, opts
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if err := checkTBDir(opts.tb, false); err != nil {
+		return err
+	}
 	o, err := oracle.Open(oracle.Config{TBDir: tbDir(opts.tb)})
 	if err != nil {
 		return err
 	}
 	defer o.Close()
-	for i, input := range inputs {
+	var missed []int // the stdin lines beyond the built layers
+	answered := 0
+	for _, input := range inputs {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted after %d of %s", answered+len(missed), plural(len(inputs), "position"))
+		}
 		a, err := o.Query(ctx, input.Setup)
 		if err != nil {
-			return queryError(err, input.Setup, opts.tb)
+			err = queryError(err, input.Setup, opts.tb)
+			var exit *ExitError
+			if arg != StdinArg || !errors.As(err, &exit) {
+				return err
+			}
+			fmt.Fprintf(errOut, "mancala: stdin line %d: %v\n", input.Line, err)
+			missed = append(missed, input.Line)
+			continue
 		}
 		switch {
 		case opts.json && arg == StdinArg:
@@ -72,7 +97,7 @@ func runQuery(ctx context.Context, in io.Reader, out io.Writer, arg string, opts
 		case opts.json:
 			err = writeJSON(out, a)
 		default:
-			if i > 0 {
+			if answered > 0 {
 				fmt.Fprintln(out)
 			}
 			err = printQuery(out, input.Setup, a)
@@ -80,8 +105,22 @@ func runQuery(ctx context.Context, in io.Reader, out io.Writer, arg string, opts
 		if err != nil {
 			return err
 		}
+		answered++
+	}
+	if len(missed) > 0 {
+		return &ExitError{Code: exitNotInTablebase, Err: fmt.Errorf("%d of %s not in the tablebase (stdin %s %s); the others answered",
+			len(missed), plural(len(inputs), "position"), english.PluralWord(len(missed), "line", ""), intList(missed))}
 	}
 	return nil
+}
+
+// intList is ns as "2, 5, 9".
+func intList(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // queryError gives a position the tablebase cannot answer its hint
@@ -104,18 +143,16 @@ func printQuery(out io.Writer, setup position.Setup, a oracle.Answer) error {
 	fmt.Fprint(out, position.Diagram(setup.Variant, setup.Position))
 	if a.GameOver {
 		fmt.Fprintf(out, "game over: the seeds left give player %d a value of %+d\n", a.Player, a.Value)
+		printResult(out, variantOf(a.Position), a.Result, a.KnownResult)
 		return nil
 	}
 	fmt.Fprintf(out, "value %+d for player %d, exact (%s; tablebase up to %d)\n",
 		a.Value, a.Player, plural(setup.Position.Seeds(), "seed"), a.TablebaseSeeds)
+	printResult(out, variantOf(a.Position), a.Result, a.KnownResult)
 	if line := distanceLine(a); line != "" {
 		fmt.Fprintln(out, line)
 	}
-	fmt.Fprintf(out, "best:")
-	for _, m := range a.BestMoves {
-		fmt.Fprintf(out, " %v", m)
-	}
-	fmt.Fprintln(out)
+	fmt.Fprintf(out, "best moves: %s\n", moveList(a.BestMoves)) // solve's words and form
 	moves := append([]oracle.MoveValue(nil), a.Moves...)
 	sort.SliceStable(moves, func(i, j int) bool { return moves[i].Value > moves[j].Value })
 	for _, m := range moves {

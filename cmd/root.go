@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -19,6 +20,7 @@ var commands = []func() *cobra.Command{
 	newPerftCmd,
 	newSolveCmd,
 	newAnalyzeCmd,
+	newConvertCmd,
 	newBuildCmd,
 	newQueryCmd,
 	newVerifyCmd,
@@ -100,23 +102,66 @@ func Execute() error {
 	return err
 }
 
-// version is the module version (a tag, "(devel)" in a work tree, with the
-// VCS revision when the binary was built from one) and the rules version
-// that tablebase keys carry.
+// revision is the VCS revision to report when the build info has none (a
+// build from a source archive, or with -buildvcs=false); a packager sets
+// it with -ldflags "-X github.com/mancala-solver/mancala/cmd.revision=REV".
+var revision string
+
+// version is the module version (a tag, "(devel)" in a work tree) with the
+// VCS revision the binary was built from ("+modified" when the tree had
+// changes), and the rules version that tablebase keys carry. Without a
+// revision it says so and how to get one, since "(devel)" alone names no
+// build.
 func version() string {
-	v := "(devel)"
-	if info, ok := debug.ReadBuildInfo(); ok {
+	info, ok := debug.ReadBuildInfo()
+	v := buildVersion(info, ok, revision)
+	if strings.HasSuffix(v, unknownRevision) {
+		v += " (built without VCS stamping: not in a git clone, or with -buildvcs=false; `git rev-parse --short=12 HEAD` in the source gives it)"
+	}
+	return fmt.Sprintf("%s, rules version %d (kalah %d, kalah-std %d)", v, position.RulesVersion,
+		position.KalahRulesVersion, position.KalahStdRulesVersion)
+}
+
+// engineVersion is version without the advice, for the engine's one-line
+// id name.
+func engineVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	return fmt.Sprintf("%s, rules version %d (kalah %d, kalah-std %d)", buildVersion(info, ok, revision), position.RulesVersion,
+		position.KalahRulesVersion, position.KalahStdRulesVersion)
+}
+
+// unknownRevision ends buildVersion's answer when no revision is known.
+const unknownRevision = "revision unknown"
+
+// buildVersion is version's first part, from the build info (ok false:
+// none) and the revision set at link time ("": none).
+func buildVersion(info *debug.BuildInfo, ok bool, linked string) string {
+	v, rev, modified := "(devel)", "", false
+	if ok {
 		if info.Main.Version != "" {
 			v = info.Main.Version
 		}
 		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += " " + s.Value[:12]
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
 			}
 		}
 	}
-	return fmt.Sprintf("%s, rules version %d (kalah %d, kalah-std %d)", v, position.RulesVersion,
-		position.KalahRulesVersion, position.KalahStdRulesVersion)
+	if rev == "" {
+		rev, modified = linked, false
+	}
+	switch {
+	case rev == "" && v == "(devel)":
+		return v + " " + unknownRevision
+	case rev == "":
+		return v // a tagged module version names its source
+	case modified:
+		return fmt.Sprintf("%s %s+modified", v, rev[:min(len(rev), 12)])
+	}
+	return fmt.Sprintf("%s %s", v, rev[:min(len(rev), 12)])
 }
 
 // ExitError carries a specific exit code with its error.

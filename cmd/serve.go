@@ -70,8 +70,8 @@ func checkServeOptions(opts *serveOptions) error {
 	switch {
 	case opts.time <= 0 || opts.time > web.MaxTime:
 		return fmt.Errorf("--time %v: want more than 0 and at most %v", opts.time, web.MaxTime)
-	case opts.threads < 1:
-		return fmt.Errorf("--threads %d: want 1 or more", opts.threads)
+	case checkThreads(opts.threads) != nil: // as solve's and bench's
+		return checkThreads(opts.threads)
 	case opts.searches < 1 || opts.searches > 64:
 		return fmt.Errorf("--searches %d: want 1..64", opts.searches)
 	case opts.hash < 1 || opts.hash > maxHashMiB:
@@ -84,7 +84,7 @@ func runServe(ctx context.Context, c *cobra.Command, opts *serveOptions) error {
 	if err := checkServeOptions(opts); err != nil {
 		return err
 	}
-	if err := checkTBDir(opts.tb); err != nil {
+	if err := checkTBDir(opts.tb, true); err != nil {
 		return err
 	}
 	if ctx == nil {

@@ -26,7 +26,9 @@ POS "-" reads positions from stdin, one a line (blank lines and # comments
 skipped); all are checked before any is drawn. Each is drawn in turn, with a
 blank line between them, or with --json printed as one JSON object a line.
 
-Notation: docs/notation.md.`,
+POS may also be the engine dialect's fen (4-4-4-4-4-4-4-4-4-4-4-4-0-0-S, an
+oware-own position; VARIANT:FEN for another variant). Notation:
+docs/notation.md; mancala convert writes a position in either form.`,
 		Example: `  mancala show awari
   mancala show akon:2,18,3,0,1,0,2/0,1,1,1,5,0,2:1 --json
   mancala show - < bench/testdata/solve-suite.txt`,
@@ -101,7 +103,7 @@ func printShow(out io.Writer, g *position.Game, res showResult) error {
 	}
 	fmt.Fprint(out, position.DiagramStores(g.Variant, g.Position, g.Captured))
 	if g.Over {
-		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(g.End), g.Final[0], g.Final[1])
+		fmt.Fprintf(out, "game over (%s): final score %d-%d\n", endProse(g.Variant, g.End), g.Final[0], g.Final[1])
 		return nil
 	}
 	fmt.Fprintf(out, "player %d to move, %s on the board; legal moves:", g.Position.Player(), plural(res.Seeds, "seed"))

@@ -32,7 +32,8 @@ func newSolveCmd() *cobra.Command {
 		Long: `solve answers a position: its value (docs/rules.md section 6: the score difference
 in seeds from the side to move of the position as given, for the rest of the
 game; repetition scores 0), whether it is exact, the best moves, the principal
-variation, and with --all every legal move's value. --lines (which implies
+variation, the result (the final score with best play and who wins; a start
+position's known result too), and with --all every legal move's value. --lines (which implies
 --all) values every line too: each move, and each move after which the same
 player moves again (kalah's extra move) followed by each of its continuations,
 written "3-6" as Rawlings does (the "lines" field of --json, docs/notation.md);
@@ -184,9 +185,11 @@ func printSolveText(out io.Writer, a oracle.Answer) error {
 	}
 	if a.GameOver {
 		fmt.Fprintf(out, "game over: value %+d for player %d (exact)\n", a.Value, a.Player)
+		printResult(out, variantOf(a.Position), a.Result, a.KnownResult)
 		return stopNote(out, a)
 	}
 	fmt.Fprintf(out, "value: %+d for player %d (%s)\n", a.Value, a.Player, exactness(a))
+	printResult(out, variantOf(a.Position), a.Result, a.KnownResult)
 	fmt.Fprintf(out, "best moves: %s\n", moveList(a.BestMoves))
 	if line := distanceLine(a); line != "" {
 		fmt.Fprintln(out, line)
@@ -205,8 +208,8 @@ func printSolveText(out io.Writer, a oracle.Answer) error {
 	fmt.Fprintf(out, "pv: %s%s\n", moveList(a.PV), pvNote(a))
 	switch a.Source {
 	case oracle.SourceSearch:
-		fmt.Fprintf(out, "depth %d, %s, %.3f s, %.2f Mnodes/s, %s\n",
-			a.Depth, plural(int64(a.Nodes), "node"), a.Seconds, a.NodesPerSecond/1e6, plural(a.Threads, "thread"))
+		fmt.Fprintf(out, "depth %d, %s, %.3f s, %s, %s\n",
+			a.Depth, plural(int64(a.Nodes), "node"), a.Seconds, rateOf(a.NodesPerSecond, "nodes"), plural(a.Threads, "thread"))
 	case oracle.SourceTablebase:
 		fmt.Fprintf(out, "answered from the tablebase, %.3f s\n", a.Seconds)
 	}

@@ -109,15 +109,19 @@ func tbDir(flag string) string {
 	return tablebase.DefaultDir()
 }
 
-// checkTBDir refuses a --tb value that names no directory (a plain file,
-// a path that does not exist), for serve: a server started on it would
-// fail every request. "" (the default directory) is not checked.
-func checkTBDir(flag string) error {
+// checkTBDir refuses a --tb value that names something other than a
+// directory, in one wording for every command; with mustExist (serve,
+// engine: a server started on it would fail every request) a path that
+// does not exist too, which the other commands report with the build
+// that makes it. "" (the default directory) is not checked.
+func checkTBDir(flag string, mustExist bool) error {
 	if flag == "" {
 		return nil
 	}
 	st, err := os.Stat(flag)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && !mustExist:
+		return nil
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("--tb %s: no such directory", flag)
 	case err != nil:

@@ -13,7 +13,8 @@ const threadsPerCore = 4
 // maxThreads is the largest --threads accepted on this machine.
 func maxThreads() int { return threadsPerCore * runtime.NumCPU() }
 
-// checkThreads is the --threads check of build, verify, solve and bench:
+// checkThreads is the --threads check of build, verify, solve, bench,
+// serve and engine:
 // 1..maxThreads(), else an error naming the limit.
 func checkThreads(n int) error {
 	if n < 1 || n > maxThreads() {

@@ -35,7 +35,9 @@ and makes the exit code non-zero.
 
 --from N re-derives only the layers from N up; the layers below are read and
 their checksums checked, so that a long verify can be run in parts (--from 0,
-the default, re-derives every layer). After each layer stderr shows its time
+the default, re-derives every layer). A --from or --to above the top
+complete layer, or --from above --to, is refused: such a range would pass
+having re-derived nothing. After each layer stderr shows its time
 and rate (a bar is drawn too when stderr is a terminal, otherwise a line a
 minute gives the share of the layer done); the summary goes to
 stdout.
@@ -84,6 +86,9 @@ func runVerify(ctx context.Context, out, errOut io.Writer, name string, opts *ve
 	if opts.to < 0 {
 		return fmt.Errorf("--to %d: want a seed count of 1 or more (0: up to the top)", opts.to)
 	}
+	if err := checkTBDir(opts.tb, false); err != nil {
+		return err
+	}
 	collectNear(tablebase.DefaultMemBytes())
 	dir := tbDir(opts.tb)
 	top := storedMax(dir, v)
@@ -97,6 +102,9 @@ func runVerify(ctx context.Context, out, errOut io.Writer, name string, opts *ve
 	bar.finish()
 	if mem := (*tablebase.MemoryError)(nil); errors.As(verr, &mem) {
 		return memoryHint(mem)
+	}
+	if rng := (*tablebase.RangeError)(nil); errors.As(verr, &rng) {
+		return rangeFlags(rng, v, dir)
 	}
 	if len(checks) == 0 && verr == nil {
 		verr = tablebase.Missing(dir, v)
@@ -113,6 +121,19 @@ func runVerify(ctx context.Context, out, errOut io.Writer, name string, opts *ve
 		printVerify(out, res, opts.to > 0 && opts.to < top)
 	}
 	return verr
+}
+
+// rangeFlags words a *tablebase.RangeError with the flags that asked for
+// the range.
+func rangeFlags(rng *tablebase.RangeError, v *position.Variant, dir string) error {
+	held := fmt.Sprintf("%s's tablebase in %s holds layers 0..%d", v.Name, dir, rng.Top)
+	switch {
+	case rng.To > 0 && rng.From > rng.To:
+		return fmt.Errorf("--from %d --to %d: the first layer to re-derive is above the last to check; nothing would be re-derived", rng.From, rng.To)
+	case rng.To > rng.Top:
+		return fmt.Errorf("--to %d: %s; want --to %d or less", rng.To, held, rng.Top)
+	}
+	return fmt.Errorf("--from %d: %s; want --from %d or less, or build the layers above first", rng.From, held, rng.Top)
 }
 
 // memoryHint adds to a verify too large for the machine the flag that

@@ -11,13 +11,12 @@ import (
 
 	"github.com/mancala-solver/mancala/position"
 	"github.com/mancala-solver/mancala/solver"
-	"github.com/mancala-solver/mancala/uci"
 )
 
 // Config is a match: two engine command lines, the limits each move is
 // searched with, and the games.
 type Config struct {
-	// Variant is the game played (six pits a row, uci.Supported); the
+	// Variant is the game played (six pits a row, position.CheckDialect); the
 	// engines must play it by default or be told to by their commands.
 	Variant *position.Variant
 	// Commands are the two engines' command lines, run by sh -c; Names
@@ -235,8 +234,8 @@ func (cfg *Config) check() error {
 	switch {
 	case cfg.Variant == nil:
 		return errors.New("match: no variant")
-	case uci.Supported(cfg.Variant) != nil:
-		return uci.Supported(cfg.Variant)
+	case position.CheckDialect(cfg.Variant) != nil:
+		return position.CheckDialect(cfg.Variant)
 	case cfg.Commands[0] == "" || cfg.Commands[1] == "":
 		return errors.New("match: two engine commands are needed")
 	case limits == 0 && cfg.Increment == 0:
@@ -314,7 +313,7 @@ func (cfg *Config) play(ctx context.Context, i int, eng [2]*engine, names [2]str
 	var letters strings.Builder
 	r, _ := replay(cfg.Variant, nil)
 	for _, pit := range opening {
-		letters.WriteString(uci.MoveLetter(r.Position, pit))
+		letters.WriteString(position.MoveLetter(r.Position, pit))
 		_, _ = r.Play(pit)
 	}
 	for !g.Over {
@@ -340,7 +339,7 @@ func (cfg *Config) play(ctx context.Context, i int, eng [2]*engine, names [2]str
 			lose(side, errReason(err))
 			break
 		}
-		pit, err := parseMove(g.Position, word)
+		pit, err := parseMove(cfg.Variant, g.Position, word)
 		if err == nil {
 			_, err = g.Play(pit)
 		}
@@ -401,11 +400,11 @@ func errReason(err error) string {
 }
 
 // parseMove reads a bestmove word: one letter of the mover's row.
-func parseMove(p position.Position, word string) (int, error) {
+func parseMove(v *position.Variant, p position.Position, word string) (int, error) {
 	if len(word) != 1 {
 		return 0, fmt.Errorf("want one pit letter")
 	}
-	return uci.LetterPit(p, word[0])
+	return v.LetterPit(p, word[0])
 }
 
 // goCommand is the go command for the side to move (0 South) and how long

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/mancala-solver/mancala/position"
-	"github.com/mancala-solver/mancala/uci"
 )
 
 // balanced is the built-in opening set (openings.txt): three-ply openings
@@ -65,7 +64,7 @@ func openingPits(v *position.Variant, fields []string) ([]int, error) {
 	if len(fields) == 1 && fields[0][0] >= 'A' {
 		g, _ := replay(v, nil)
 		for i := 0; i < len(fields[0]); i++ {
-			pit, err := uci.LetterPit(g.Position, fields[0][i])
+			pit, err := v.LetterPit(g.Position, fields[0][i])
 			if err == nil {
 				_, err = g.Play(pit)
 			}

@@ -86,6 +86,10 @@ type PlyAnalysis struct {
 	// value but not every other move's.
 	BestMovesComplete bool   `json:"best_moves_complete"`
 	Class             string `json:"class"`
+	// Result tells Value as the game's end: the final score best play
+	// from the ply's position gives, after the game's captures so far,
+	// and who wins (Result; its Exact is the value's).
+	Result *Result `json:"result"`
 }
 
 // PlayerSummary sums up one player's plies (forced passes left out).
@@ -112,6 +116,12 @@ type Analysis struct {
 	GameOver       bool               `json:"game_over"`
 	FinalScore     *[2]int            `json:"final_score,omitempty"`
 	End            position.EndReason `json:"end,omitempty"`
+	// Result is the game's result once it is over (Result; plies counts
+	// the game's line).
+	Result *Result `json:"result,omitempty"`
+	// KnownResult: the game starts at its variant's start position, whose
+	// result with best play is known (KnownResultOf).
+	KnownResult *KnownResult `json:"known_result,omitempty"`
 	// Complete: every ply was analysed (false when cut short).
 	Complete bool `json:"complete"`
 	// Line is the game's line in its file, when read from one.
@@ -133,6 +143,7 @@ func (o *Oracle) Analyze(ctx context.Context, g Game, opts AnalyzeOptions) (Anal
 	if end.Over {
 		an.FinalScore = &end.Final
 	}
+	an.Result, an.KnownResult = gameResult(end), KnownResultOf(g.Start)
 	answers := make([]Answer, 0, len(plies))
 	for i, pl := range plies {
 		a, err := o.Solve(ctx, pl.Before, SolveOptions{AllMoves: true, History: end.Layer(i),
@@ -149,7 +160,7 @@ func (o *Oracle) Analyze(ctx context.Context, g Game, opts AnalyzeOptions) (Anal
 		}
 	}
 	for i := range answers {
-		an.Plies = append(an.Plies, plyAnalysis(i, plies, answers))
+		an.Plies = append(an.Plies, plyAnalysis(i, plies, answers, end.KnownCaptures()))
 	}
 	an.Complete = len(answers) == len(plies)
 	summarise(&an)
@@ -168,7 +179,10 @@ func (o *Oracle) Analyze(ctx context.Context, g Game, opts AnalyzeOptions) (Anal
 // move's is raised to it (the move is then the best estimated). A played
 // move proven worth the value is among the best moves even when the
 // search, which proved the value, did not prove it.
-func plyAnalysis(i int, plies []position.Ply, answers []Answer) PlyAnalysis {
+//
+// known says the game's captures are known (position.Game.KnownCaptures),
+// so each ply's result counts them.
+func plyAnalysis(i int, plies []position.Ply, answers []Answer, known bool) PlyAnalysis {
 	pl, a := plies[i], answers[i]
 	out := PlyAnalysis{Ply: i + 1, Player: a.Player, Position: a.Position, Move: Move(pl.Move.Pit),
 		Captured: int(pl.Move.Captured), Again: pl.Move.MovesAgain(pl.Before.Position), Value: a.Value, BestMoves: a.BestMoves,
@@ -194,6 +208,9 @@ func plyAnalysis(i int, plies []position.Ply, answers []Answer) PlyAnalysis {
 	out.MoveValue, out.Exact = mv, a.Exact && moveExact
 	out.Loss = max(0, out.Value-out.MoveValue)
 	out.Class = Classify(out.Loss)
+	before := pl.Before
+	before.CapturesKnown = before.CapturesKnown || known // counted from a start whose captures are known
+	out.Result = fromPositionResult(before.ResultOf(out.Value), a.Exact)
 	return out
 }
 

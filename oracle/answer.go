@@ -55,6 +55,10 @@ type MoveValue struct {
 	// Lower and Upper are proven bounds on the value (equal when exact).
 	Lower int `json:"lower_bound"`
 	Upper int `json:"upper_bound"`
+	// Class is the move's class by the seeds it loses against the
+	// position's value (Classify: "best", "inaccuracy", "mistake",
+	// "blunder"), as analyze classes a played move.
+	Class string `json:"class,omitempty"`
 }
 
 // Where an answer came from (Answer.Source).
@@ -136,6 +140,12 @@ type Answer struct {
 	// StopAtReached: the position's captures, when given, already reach
 	// that limit, so a game played out would be over here.
 	StopAtReached bool `json:"stop_at_reached,omitempty"`
+	// Result tells Value as the game's end: each player's final score
+	// with best play, who wins, and how the line ends (Result).
+	Result *Result `json:"result,omitempty"`
+	// KnownResult: Position is its game's start and the game's result
+	// from there is known (KnownResultOf).
+	KnownResult *KnownResult `json:"known_result,omitempty"`
 }
 
 // ErrNoTablebase: no tablebase serves the variant (none configured, none

@@ -19,6 +19,12 @@
 // pass one of its own; Play and Analyze read that line and keep no pass
 // bookkeeping of their own.
 //
+// Every value they give comes with its Result (result.go): the final
+// score with best play and the winner, from position.Setup.ResultOf,
+// refined by playing the principal variation out (its end, and where the
+// 25-seed stop ends it); a start position with a proven result names it
+// (KnownResult, known.go).
+//
 // # Values and history
 //
 // Every value is a score difference in seeds from the side to move of the

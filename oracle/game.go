@@ -1,9 +1,11 @@
 package oracle
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mancala-solver/mancala/internal/lines"
@@ -19,6 +21,8 @@ type Game struct {
 	// Line is the record's line in its file (1-based), 0 when not read
 	// from one.
 	Line int
+	// Tags are an Aualé file's tags, when the game came from one.
+	Tags []position.OGNTag
 }
 
 // ErrEmptyGame: a game record line holds no position.
@@ -27,7 +31,12 @@ var ErrEmptyGame = errors.New("empty game record")
 // ParseGame reads one game record: a position string, then the moves,
 // space- or comma-separated; "#" starts a comment. The error names the bad
 // part; pit numbers are checked against the variant's row here, legality
-// when the game is replayed.
+// when the game is replayed. A record in the engine dialect (a fen, then
+// letters together: `4-4-4-4-4-4-4-4-4-4-4-4-0-0-S AfCb`) or with
+// PlayStrategy's moves (`oware d1e2 c2b1`, or the moves alone for
+// position.DialectVariant's start: `d1e2 c2b1`) is read too: letters and
+// squares name the side that moves, so such a record is replayed here, and
+// an illegal move is an error naming its ply as replay's are.
 func ParseGame(line string) (Game, error) {
 	text, _, _ := strings.Cut(line, "#")
 	fields := strings.Fields(text)
@@ -35,12 +44,39 @@ func ParseGame(line string) (Game, error) {
 		return Game{}, ErrEmptyGame
 	}
 	start, err := position.Parse(fields[0])
+	if position.IsSquareMove(fields[0]) {
+		// PlayStrategy's move list on its own: from the start of the
+		// rules PlayStrategy plays.
+		start, err = position.Parse(position.DialectVariant)
+		fields = append([]string{""}, fields...)
+	}
 	if err != nil {
 		return Game{}, err
 	}
-	moves, err := start.Variant.ParseMoves(fields[1:])
+	words, err := position.SplitMoves(fields[1:])
 	if err != nil {
 		return Game{}, err
+	}
+	if !slices.ContainsFunc(words, position.NamesSide) {
+		moves, err := start.Variant.ParseMoves(words)
+		if err != nil {
+			return Game{}, err
+		}
+		return Game{Start: start, Moves: moves}, nil
+	}
+	pg := position.NewGame(start)
+	moves := make([]int, len(words))
+	for i, w := range words {
+		pit, err := pg.Variant.ParseMoveAt(pg.Position, w)
+		if err == nil {
+			_, err = pg.Play(pit)
+		} else if pg.Over {
+			err = fmt.Errorf("move %s: the game is over (%s)", w, pg.End)
+		}
+		if err != nil {
+			return Game{}, fmt.Errorf("ply %d (move %d of the record, %s): %w", len(pg.Line)+1, i+1, w, err)
+		}
+		moves[i] = pit
 	}
 	return Game{Start: start, Moves: moves}, nil
 }
@@ -50,7 +86,26 @@ func ParseGame(line string) (Game, error) {
 // line ("line 3: ..."). Every game is also replayed, so
 // that an illegal move is reported (with its line and ply) before any
 // game is analysed.
+//
+// An Aualé file (position.LooksLikeOGN: it starts with a tag line) is read
+// whole instead, up to lines.MaxBytes, as one game (position.ParseOGN).
 func ParseGames(r io.Reader) ([]Game, error) {
+	br := bufio.NewReader(r)
+	if startsWithTag(br) {
+		text, err := io.ReadAll(io.LimitReader(br, lines.MaxBytes+1))
+		switch {
+		case err != nil:
+			return nil, err
+		case len(text) > lines.MaxBytes:
+			return nil, fmt.Errorf("an Aualé file longer than %d MiB", lines.MaxBytes>>20)
+		}
+		rec, err := position.ParseOGN(string(text))
+		if err != nil {
+			return nil, err
+		}
+		return []Game{{Start: rec.Start, Moves: rec.Moves, Tags: rec.Tags}}, nil
+	}
+	r = br
 	var games []Game
 	err := lines.Each(r, func(n int, text string) error {
 		g, err := ParseGame(text)
@@ -71,6 +126,22 @@ func ParseGames(r io.Reader) ([]Game, error) {
 		return nil, err
 	}
 	return games, nil
+}
+
+// startsWithTag reports whether the first byte of r after blank space is
+// "[", an Aualé file's first tag, without consuming anything.
+func startsWithTag(br *bufio.Reader) bool {
+	for i := 1; ; i++ {
+		b, err := br.Peek(i)
+		if err != nil {
+			return false
+		}
+		switch b[i-1] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return b[i-1] == '['
+	}
 }
 
 // replay plays the game out with every end rule (position.Game) and

@@ -51,10 +51,11 @@ type Config struct {
 	// a probe is one memory read instead of a block decoded again.
 	TBLoadSeeds int
 	// Play makes every search one for playing a move (solver.Options.Play),
-	// as the engine's are; and a variant whose repetitions are not worth
-	// 0 (oware-own), which has no tablebase of its own, takes its neutral
-	// twin's tablebase on disk (oware's, position.Variant.NeutralTwin) as
-	// estimates (solver.Options.EstimateTablebase), never as values.
+	// as the engine's are. Play or not, a variant whose repetitions are
+	// not worth 0 (oware-own), which has no tablebase of its own
+	// (tablebase.Buildable), takes its neutral twin's tablebase on disk
+	// (oware's, position.Variant.NeutralTwin) as estimates
+	// (solver.Options.EstimateTablebase), never as values.
 	Play bool
 }
 
@@ -116,8 +117,8 @@ type variantState struct {
 // configuration.
 func Open(cfg Config) (*Oracle, error) {
 	switch {
-	case cfg.Threads < 0:
-		return nil, fmt.Errorf("threads %d: want 0 (all cores) or more", cfg.Threads)
+	case cfg.Threads < 0 || cfg.Threads > solver.MaxThreads:
+		return nil, fmt.Errorf("threads %d: want 0 (all cores) to %d", cfg.Threads, solver.MaxThreads)
 	case cfg.HashMiB < 0:
 		return nil, fmt.Errorf("hash %d MiB: want 0 (default) or more", cfg.HashMiB)
 	case cfg.MemTBSeeds < MemTBAuto:
@@ -185,8 +186,8 @@ func (o *Oracle) diskTablebase(vs *variantState) (*tablebase.Prober, error) {
 func (o *Oracle) openDisk(ctx context.Context, vs *variantState) (*tablebase.Prober, error) {
 	var loadErr error
 	vs.diskOnce.Do(func() {
-		if o.cfg.NoTB || o.cfg.TBDir == "" {
-			return
+		if o.cfg.NoTB || o.cfg.TBDir == "" || tablebase.Buildable(vs.v) != nil {
+			return // none, or none can exist: a twin's serves as estimates (estimateTablebase)
 		}
 		pr, err := tablebase.OpenProber(o.cfg.TBDir, vs.v)
 		if err == nil && pr.MaxSeeds() < 0 {
@@ -421,12 +422,11 @@ func (o *Oracle) makeSolver(vs *variantState) error {
 }
 
 // estimateTablebase is the tablebase on disk of v's neutral twin when v's
-// repetitions are not worth 0 and the searches are for play
-// (Config.Play), else nil; a twin without one, or whose one cannot be
-// opened, leaves the search without it.
+// repetitions are not worth 0, else nil; a twin without one, or whose one
+// cannot be opened, leaves the search without it.
 func (o *Oracle) estimateTablebase(v *position.Variant) *tablebase.Prober {
 	twin := v.NeutralTwin()
-	if !o.cfg.Play || twin == nil || twin == v {
+	if twin == nil || twin == v {
 		return nil
 	}
 	pr, err := o.diskTablebase(o.variant(twin))

@@ -28,6 +28,9 @@ type Played struct {
 	GameOver   bool               `json:"game_over"`
 	FinalScore *[2]int            `json:"final_score,omitempty"`
 	End        position.EndReason `json:"end,omitempty"`
+	// Result, once the game has ended, is its result: the final score
+	// again, who won and by how much (Result; plies counts the line).
+	Result *Result `json:"result,omitempty"`
 }
 
 // newPlayed reports game g as played so far.
@@ -41,6 +44,7 @@ func newPlayed(g *position.Game) Played {
 		final := g.Final
 		res.FinalScore = &final
 	}
+	res.Result = gameResult(g)
 	return res
 }
 
@@ -49,7 +53,7 @@ func newPlayed(g *position.Game) Played {
 type MoveError struct {
 	N    int            // the move's place in the list, from 1
 	Text string         // the move as given
-	Err  error          // why, naming the move (position.Game.Play, Variant.ParseMove)
+	Err  error          // why, naming the move (position.Game.Play, Variant.ParseMoveAt)
 	Game *position.Game // the game before the move, to list its legal moves
 }
 
@@ -60,7 +64,8 @@ func (e *MoveError) Error() string {
 func (e *MoveError) Unwrap() error { return e.Err }
 
 // Play plays moves (one a string, as position.SplitMoves gives them: pit
-// numbers and "pass") from s with every end rule (position.Game), without
+// numbers, "pass", the engine dialect's letters or PlayStrategy's squares:
+// position.Variant.ParseMoveAt) from s with every end rule (position.Game), without
 // the 25-seed stop when noStopAt, and reports the line. A bad or illegal
 // move is a *MoveError and nothing is reported.
 func Play(s position.Setup, moves []string, noStopAt bool) (Played, error) {
@@ -79,7 +84,10 @@ func Replay(s position.Setup, moves []string, noStopAt bool) (*position.Game, er
 		g = position.NewGameNoStopAt(s)
 	}
 	for i, text := range moves {
-		pit, err := g.Variant.ParseMove(text)
+		pit, err := g.Variant.ParseMoveAt(g.Position, text)
+		if err != nil && g.Over {
+			pit, err = position.PassPit, nil // Play words it: the game is over
+		}
 		if err == nil {
 			_, err = g.Play(pit)
 		}

@@ -32,7 +32,7 @@ func TestExactPlyListsThePlayedMoveWhenItIsBest(t *testing.T) {
 			Moves: []MoveValue{{Move: 2, Value: 0, Exact: true}, {Move: 4, Value: -1, Lower: -3, Upper: 0}}},
 		{Player: 2, Exact: true, Value: 0}, // so move 4 is worth 0 - 0 = 0
 	}
-	got := plyAnalysis(0, plies, answers)
+	got := plyAnalysis(0, plies, answers, true)
 	if got.Value != 0 || got.MoveValue != 0 || !got.Exact || got.Class != ClassBest {
 		t.Errorf("%+v: want value 0, move value 0, exact, best", got)
 	}
@@ -40,7 +40,7 @@ func TestExactPlyListsThePlayedMoveWhenItIsBest(t *testing.T) {
 		t.Errorf("best %v complete %v: want [2 4], not complete", got.BestMoves, got.BestMovesComplete)
 	}
 	answers[0].BestMovesComplete, answers[0].BestMoves = true, []Move{2, 4}
-	if got := plyAnalysis(0, plies, answers); !got.BestMovesComplete || !slices.Equal(got.BestMoves, []Move{2, 4}) {
+	if got := plyAnalysis(0, plies, answers, true); !got.BestMovesComplete || !slices.Equal(got.BestMoves, []Move{2, 4}) {
 		t.Errorf("a complete list: %v complete %v", got.BestMoves, got.BestMovesComplete)
 	}
 }
@@ -56,7 +56,7 @@ func TestEstimatedPlyIsWorthAtLeastThePlayedMove(t *testing.T) {
 			Moves: []MoveValue{{Move: 2, Value: -1}, {Move: 4, Value: -3}}},
 		{Player: 2, Exact: true, Value: -2}, // move 4 is worth 0 - (-2) = +2
 	}
-	got := plyAnalysis(0, plies, answers)
+	got := plyAnalysis(0, plies, answers, true)
 	if got.MoveValue != 2 || got.Value != 2 || got.Loss != 0 || got.Exact || !slices.Equal(got.BestMoves, []Move{4}) {
 		t.Errorf("%+v: want value ~+2, move value +2, loss 0, best [4]", got)
 	}
@@ -68,7 +68,7 @@ func TestExactValueBoundsTheMoveEstimate(t *testing.T) {
 	plies := twoPlies(t)
 	answers := []Answer{{Player: 1, Exact: true, Value: 0, BestMoves: []Move{2},
 		Moves: []MoveValue{{Move: 2, Value: 0, Exact: true}, {Move: 4, Value: 3, Lower: -5, Upper: 4}}}}
-	got := plyAnalysis(0, plies[:1], answers)
+	got := plyAnalysis(0, plies[:1], answers, true)
 	if got.Value != 0 || got.MoveValue != 0 || got.Exact || got.Loss != 0 {
 		t.Errorf("%+v: want value 0, move value ~0", got)
 	}

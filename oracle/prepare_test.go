@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/mancala-solver/mancala/position"
@@ -43,4 +44,43 @@ func TestPrepareLoadsLayers(t *testing.T) {
 	if _, err := Open(Config{TBLoadSeeds: -2}); err == nil {
 		t.Error("TBLoadSeeds -2 accepted")
 	}
+}
+
+// TestPrepareRefusesMemTB: an in-memory tablebase of more seeds than the
+// variant has, or of more than the memory a build may use holds, is
+// refused by Prepare, before any answer (issue 43, defect 10: `--mem-tb
+// 99` was accepted silently); one that fits is not.
+func TestPrepareRefusesMemTB(t *testing.T) {
+	v, err := position.Lookup("awari")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fits := tablebase.MemoryFits(v, tablebase.DefaultMemBytes())
+	for _, c := range []struct {
+		seeds   int
+		refused bool
+	}{{99, true}, {49, true}, {fits + 1, true}, {fits, false}, {8, false}, {MemTBAuto, false}, {0, false}} {
+		o := newOracle(t, Config{NoTB: c.seeds == 0, MemTBSeeds: c.seeds, Threads: 1, HashMiB: 4})
+		_, err := o.Prepare(context.Background(), v)
+		var memTB *MemTBError
+		if got := errors.As(err, &memTB); got != c.refused {
+			t.Errorf("MemTBSeeds %d: refused %v (%v), want %v", c.seeds, got, err, c.refused)
+		} else if got && memTB.Fits != fits {
+			t.Errorf("MemTBSeeds %d: %v; want it to name %d seeds as the most that fit", c.seeds, err, fits)
+		}
+	}
+}
+
+// TestOpenRefusesTooManyThreads: Open refuses more threads than a solver
+// takes (solver.MaxThreads), so that a server made with them fails at
+// start-up rather than on its first request (reliability trial 6).
+func TestOpenRefusesTooManyThreads(t *testing.T) {
+	if _, err := Open(Config{NoTB: true, Threads: 1<<63 - 1}); err == nil {
+		t.Error("2^63-1 threads accepted")
+	}
+	o, err := Open(Config{NoTB: true, Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
 }

@@ -111,7 +111,7 @@ func (b *pvBuilder) step(q position.Position, moves []position.Move, line []posi
 	if b.solver == nil {
 		return position.Move{}, false, false
 	}
-	res, err := b.solver.SearchRequest(b.ctx, b.v, q, solver.Request{History: line, MaxNodes: pvStepNodes})
+	res, err := b.solver.SearchRequest(b.ctx, b.v, q, solver.Request{History: line, MaxNodes: pvStepNodes, NoEstimateTablebase: true}) // a step needs a proof, which estimates prevent
 	if err != nil || !res.Exact {
 		return position.Move{}, false, false
 	}

@@ -13,8 +13,10 @@ import (
 
 // SolveOptions are one Solve call's settings.
 type SolveOptions struct {
-	// AllMoves asks for every legal move's value when a search runs (an
-	// answer from the tablebase always has them).
+	// AllMoves asks for every legal move's value (Answer.Moves), whether
+	// the answer comes from a search or the tablebase; without it neither
+	// has them (a forced pass has its one move), so that an answer's form
+	// does not depend on where it came from.
 	AllMoves bool
 	// Lines asks for every line's value too (Answer.Lines): each extra
 	// move followed by each continuation, solved in turn within the same
@@ -65,6 +67,9 @@ func (o *Oracle) Solve(ctx context.Context, s position.Setup, opts SolveOptions)
 	a.Seconds = time.Since(start).Seconds()
 	if a.Seconds > 0 {
 		a.NodesPerSecond = float64(a.Nodes) / a.Seconds
+	}
+	if err == nil {
+		addResult(s, &a)
 	}
 	return a, err
 }
@@ -125,6 +130,15 @@ func (o *Oracle) solve(ctx context.Context, vs *variantState, p position.Positio
 // in-memory tablebase.
 const quickNodes = 20_000
 
+func allSolverExact(moves []solver.MoveValue) bool {
+	for _, m := range moves {
+		if !m.Exact {
+			return false
+		}
+	}
+	return true
+}
+
 func allExact(moves []MoveValue) bool {
 	for _, m := range moves {
 		if !m.Exact {
@@ -147,10 +161,38 @@ func (o *Oracle) answer(ctx context.Context, vs *variantState, p position.Positi
 	defer vs.solverMu.Unlock()
 	pv := &pvBuilder{ctx: ctx, v: v, srv: srv, solver: sv, off: opts.NoPV}
 	if len(history) == 0 && p.Seeds() <= srv.maxSeeds() {
-		return fromTablebase(a, srv, v, p, moves, pv)
+		err := fromTablebase(a, srv, v, p, moves, pv)
+		if !opts.AllMoves {
+			a.Moves = nil // as a search's answer has none (SolveOptions.AllMoves)
+		}
+		return err
 	}
-	res, err := sv.SearchRequest(ctx, v, p, solver.Request{History: history, AllMoves: opts.AllMoves,
-		MaxNodes: uint64(opts.Nodes), MaxDepth: opts.Depth, Progress: opts.Progress})
+	req := solver.Request{History: history, AllMoves: opts.AllMoves,
+		MaxNodes: uint64(opts.Nodes), MaxDepth: opts.Depth, Progress: opts.Progress}
+	if !o.cfg.Play && sv.Options().EstimateTablebase != nil && v.Repetition != position.RepetitionNobody {
+		// The twin's tablebase estimates (oware's for oware-own) end the
+		// lines that a search could prove: try a short search without them
+		// first, as a small endgame is proven at once; play wants the
+		// estimates only.
+		quick := req
+		quick.NoEstimateTablebase, quick.Progress = true, nil
+		quick.MaxNodes = quickNodes
+		if opts.Nodes > 0 {
+			quick.MaxNodes = min(uint64(opts.Nodes), quickNodes)
+		}
+		res, err := sv.SearchRequest(ctx, v, p, quick)
+		if err != nil {
+			return err
+		}
+		if res.Exact && res.BestMovesComplete && (!opts.AllMoves || allSolverExact(res.Moves)) {
+			fromSearch(a, res)
+			if !opts.NoPV {
+				a.PV, a.PVComplete = pv.build(p, history, preferred(moves, res.BestMoves))
+			}
+			return nil
+		}
+	}
+	res, err := sv.SearchRequest(ctx, v, p, req)
 	if err != nil {
 		return err
 	}
@@ -238,6 +280,9 @@ func (o *Oracle) Query(ctx context.Context, s position.Setup) (Answer, error) {
 		}
 		return served{tb: disk, prober: disk}, nil
 	})
+	if err == nil {
+		addResult(s, &a)
+	}
 	return a, err
 }
 
@@ -257,6 +302,9 @@ func (o *Oracle) DiskTablebase(v *position.Variant) (maxSeeds int, err error) {
 // diskOrMissing is v's tablebase on disk, or the error that says why
 // there is none (DiskTablebase).
 func (o *Oracle) diskOrMissing(vs *variantState) (*tablebase.Prober, error) {
+	if err := tablebase.Buildable(vs.v); err != nil {
+		return nil, err // no tablebase can hold its values
+	}
 	disk, err := o.diskTablebase(vs)
 	switch {
 	case err != nil:
@@ -290,6 +338,9 @@ func (o *Oracle) Lookup(ctx context.Context, s position.Setup) (a Answer, ok boo
 	a.Seconds = time.Since(start).Seconds()
 	if errors.Is(err, errNotReady) {
 		return Answer{}, false, nil
+	}
+	if err == nil {
+		addResult(s, &a)
 	}
 	return a, err == nil, err
 }

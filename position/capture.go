@@ -1,5 +1,7 @@
 package position
 
+import "math/bits"
+
 // capture applies the variant's capture rule after a move whose last seed
 // landed in ring pit last, and returns the seeds captured for the mover.
 func (v *Variant) capture(rows *[2]uint64, last int) int {
@@ -20,24 +22,50 @@ func (v *Variant) capture(rows *[2]uint64, last int) int {
 // forward (rules.md 1.2, 2.1). Oware's grand slam captures nothing (2.2).
 func (v *Variant) captureTwoThree(rows *[2]uint64, last int) int {
 	j := last - v.Pits
-	if j < 0 || !twoOrThree(Pit(rows[1], j)) {
+	if j < 0 {
 		return 0
 	}
-	before := rows[1]
-	captured := 0
-	for i := j; i >= 0 && twoOrThree(Pit(rows[1], i)); i-- {
-		captured += takePit(&rows[1], i)
-	}
-	if v.Capture == CaptureBothWays {
-		for i := j + 1; i < v.Pits && twoOrThree(Pit(rows[1], i)); i++ {
-			captured += takePit(&rows[1], i)
-		}
-	}
-	if rows[1] == 0 && v.GrandSlam == GrandSlamCapturesNothing {
-		rows[1] = before
-		return 0
-	}
+	opp, captured := v.takeTwoThree(rows[1], 0x80<<(8*uint(j)))
+	rows[1] = opp
 	return captured
+}
+
+// byteFlags has bit 7 of every byte set.
+const byteFlags = 0x8080808080808080
+
+// twoOrThreeBytes returns bit 7 of each byte of the packed row that holds 2
+// or 3 seeds. Clearing bit 0 and xoring 2 leaves exactly those bytes zero;
+// the zero-byte test below is exact because no byte of y is 1, so a borrow
+// out of a zero byte never flags the byte above it.
+func twoOrThreeBytes(row uint64) uint64 {
+	y := (row ^ 0x0202020202020202) & 0xfefefefefefefefe
+	return (y - lsb) &^ y & byteFlags
+}
+
+// takeTwoThree is captureTwoThree on the opponent's packed row, with the
+// pit of the last seed given as bit 7 of its byte (lastBit): the chain of
+// pits holding 2 or 3 that ends (awari: that runs through) the last pit,
+// found with word operations rather than a walk. It returns the row left
+// and the seeds taken.
+func (v *Variant) takeTwoThree(opp, lastBit uint64) (uint64, int) {
+	z := twoOrThreeBytes(opp)
+	if z&lastBit == 0 {
+		return opp, 0
+	}
+	upTo := lastBit<<1 - 1               // the pits from the first to the last pit
+	gaps := ^z & byteFlags & (upTo >> 8) // pits below the last one that stop the chain
+	top := upTo
+	if v.Capture == CaptureBothWays {
+		// Bytes above the row's pits hold 0, so a gap above always exists.
+		above := ^z & byteFlags &^ upTo
+		top = 1<<(bits.TrailingZeros64(above)-7) - 1
+	}
+	chain := top &^ (1<<bits.Len64(gaps) - 1) // from just above the highest gap below to top
+	left := opp &^ chain
+	if left == 0 && v.GrandSlam == GrandSlamCapturesNothing {
+		return opp, 0
+	}
+	return left, int((opp & chain) * lsb >> 56)
 }
 
 // captureAkon: a last seed in the opponent's pit 1 is taken alone; in pits
@@ -81,8 +109,6 @@ func (v *Variant) captureTwoFour(rows *[2]uint64, last int) int {
 		}
 	}
 }
-
-func twoOrThree(c int) bool { return c == 2 || c == 3 }
 
 // takePit empties pit i of a packed row and returns its seeds.
 func takePit(row *uint64, i int) int {

@@ -47,12 +47,19 @@
 // tablebase packages compute them from this engine. Game plays a game out
 // with every end rule, repetition and the 25-seed stop included, and
 // records its Line: every ply, each forced pass a ply of its own, which is
-// what every command and the web API report of a game.
+// what every command and the web API report of a game. Setup.ResultOf
+// tells a value as the game's end (each player's final score and the
+// winner, result.go), and Game.Result a game played out.
 //
 // # Notation
 //
 // Parse and Setup.String read and write position strings
 // (`awari:4,4,4,4,4,4/4,4,4,4,4,4:1:0-0`, notation.md); errors name the bad
-// part. Subpackage reference is a slow, plain restatement of the rules used
+// part. Other programs' notations live here too, so that every command,
+// the web and the engine read them alike: the engine dialect of Aalina and
+// Aualé (dialect.go: ParseFEN, FormatFEN, move letters), which Parse and
+// Variant.ParseMoveAt accept; PlayStrategy's squares (playstrategy.go);
+// Aualé's game files (ogn.go: ParseOGN, FormatOGN); and FormatRecord,
+// which writes a game in any of them (record.go). Subpackage reference is a slow, plain restatement of the rules used
 // to test this engine.
 package position

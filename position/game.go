@@ -20,6 +20,8 @@ type Game struct {
 	// whether or not the pass was named.
 	Line []Ply
 	seen map[Position]bool
+	// startKnown: the start's captures were known (Setup.KnownCaptures).
+	startKnown bool
 	// passPending: a forced pass was just applied, so a "pass" move may
 	// name it (as a principal variation does) without changing anything.
 	passPending bool
@@ -62,7 +64,7 @@ func NewGame(s Setup) *Game { return newGame(s, false) }
 func NewGameNoStopAt(s Setup) *Game { return newGame(s, true) }
 
 func newGame(s Setup, noStopAt bool) *Game {
-	g := &Game{Setup: s, NoStopAt: noStopAt, seen: map[Position]bool{}}
+	g := &Game{Setup: s, NoStopAt: noStopAt, seen: map[Position]bool{}, startKnown: s.KnownCaptures()}
 	g.settle()
 	return g
 }

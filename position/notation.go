@@ -25,7 +25,18 @@ type Setup struct {
 // ":". The error names the offending part, prefixed by the variant name
 // when it is known, e.g. `akon: row 2 has 6 pits, want 7` or
 // `awari: "4x" is not a seed count (row 1, pit 1)`.
+//
+// The engine dialect's fen (ParseFEN) is read too: on its own it is a
+// DialectVariant position (`4-4-4-4-4-4-4-4-4-4-4-4-0-0-S`), and after a
+// variant and ":" one of that variant (`oware:4-4-...-0-0-S`).
 func Parse(s string) (Setup, error) {
+	if t := strings.TrimSpace(s); t != "" && t[0] >= '0' && t[0] <= '9' && isFEN(t) {
+		v, err := Lookup(DialectVariant)
+		if err != nil {
+			return Setup{}, err
+		}
+		return ParseFEN(v, t)
+	}
 	parts := strings.Split(s, ":")
 	for i := range parts {
 		parts[i] = strings.TrimSpace(parts[i])
@@ -39,6 +50,9 @@ func Parse(s string) (Setup, error) {
 	}
 	if len(parts) == 1 {
 		return Setup{Variant: v, Position: v.Start(), CapturesKnown: true}, nil
+	}
+	if len(parts) == 2 && isFEN(parts[1]) {
+		return ParseFEN(v, parts[1])
 	}
 	if len(parts) > 4 {
 		return Setup{}, fmt.Errorf("%s: %q has %d fields, at most 4 (variant:row1/row2:side:captures)", v.Name, s, len(parts))
@@ -176,9 +190,10 @@ func formatRow(row uint64, n int) string {
 }
 
 // SplitMoves splits a move list (notation.md: moves separated by spaces or
-// commas, across any number of arguments) into one string a move. An empty
-// move, as in "3,,4" or a trailing comma, is an error naming its place in
-// the list.
+// commas, across any number of arguments) into one string a move. The
+// engine dialect's letters written together ("AfCb") are one move a
+// letter. An empty move, as in "3,,4" or a trailing comma, is an error
+// naming its place in the list.
 func SplitMoves(args []string) ([]string, error) {
 	var moves []string
 	for _, arg := range args {
@@ -187,7 +202,15 @@ func SplitMoves(args []string) ([]string, error) {
 			if len(words) == 0 {
 				return nil, fmt.Errorf("the %s move is empty in %q", Ordinal(len(moves)+1), arg)
 			}
-			moves = append(moves, words...)
+			for _, w := range words {
+				if isLetterRun(w) {
+					for i := range w {
+						moves = append(moves, w[i:i+1])
+					}
+					continue
+				}
+				moves = append(moves, w)
+			}
 		}
 	}
 	return moves, nil
@@ -226,6 +249,28 @@ func (v *Variant) ParseMove(s string) (int, error) {
 		return 0, fmt.Errorf("move %s: no such pit, want 1..%d", s, v.Pits)
 	}
 	return n, nil
+}
+
+// NamesSide reports whether move s, as SplitMoves gives it, names the
+// side that makes it (a dialect letter or a PlayStrategy square), so that
+// reading it needs the position: ParseMoveAt, not ParseMove.
+func NamesSide(s string) bool {
+	return len(s) == 1 && isLetter(s[0]) || isSquareMove(s)
+}
+
+// ParseMoveAt reads one move of v played from p: what ParseMove reads,
+// the engine dialect's letter (A..F South's pits, a..f North's: LetterPit)
+// or a PlayStrategy move ("d1" or "d1e2": squarePit). A letter or square
+// of the side not to move is an error saying who is. Legality is
+// MakeMove's.
+func (v *Variant) ParseMoveAt(p Position, s string) (int, error) {
+	switch {
+	case len(s) == 1 && isLetter(s[0]):
+		return v.LetterPit(p, s[0])
+	case isSquareMove(s):
+		return v.squarePit(p, s)
+	}
+	return v.ParseMove(s)
 }
 
 // Ordinal writes 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st, ...

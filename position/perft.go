@@ -17,17 +17,29 @@ func (v *Variant) perft(p Position, depth int, playLeaves bool) uint64 {
 	if depth == 0 {
 		return 1
 	}
+	if v.plainPerft {
+		return v.perftPlain(p.Own, p.Opp, depth, playLeaves)
+	}
+	return v.perftMoves(p, depth, playLeaves)
+}
+
+// perftMoves is perft walked with Moves, for every variant: passes,
+// relays and feeding when possible included.
+func (v *Variant) perftMoves(p Position, depth int, playLeaves bool) uint64 {
+	if depth == 0 {
+		return 1
+	}
 	if depth == 1 {
 		return v.perftLeaves(p, playLeaves)
 	}
 	var buf [MaxPits]Move
 	n := v.Moves(p, &buf)
 	if n == 1 && buf[0].IsPass() {
-		return v.perft(buf[0].Next, depth, playLeaves)
+		return v.perftMoves(buf[0].Next, depth, playLeaves)
 	}
 	var nodes uint64
 	for _, m := range buf[:n] {
-		nodes += v.perft(m.Next, depth-1, playLeaves)
+		nodes += v.perftMoves(m.Next, depth-1, playLeaves)
 	}
 	return nodes
 }
@@ -71,4 +83,77 @@ func (v *Variant) perftLeaves(p Position, playLeaves bool) uint64 {
 		return uint64(n)
 	}
 	return uint64(v.CountMoves(p))
+}
+
+// plainPerftOK reports whether perftPlain counts v's tree: no passes, no
+// relays, no fallback to every move when none feeds, and no end by the
+// rows other than an empty opponent's row (awari, oware, kalah).
+func plainPerftOK(v *Variant) bool {
+	relays := v.Sow == SowRelay || v.Sow == SowRelayOriginFirst
+	return v.Pass == PassNever && !relays && v.Feed != FeedIfPossible && !v.OneEachEnds
+}
+
+// perftPlain is perft for the variants of plainPerftOK on the bare rows:
+// it makes each move as legalMoves does (the same sow, the same feeding
+// test on the row the move leaves the opponent) without filling Move
+// values, and it needs no side to move, as perft counts lines, not
+// scores. depth must be at least 1; without playLeaves the last ply is
+// bulk-counted by CountMoves.
+func (v *Variant) perftPlain(own, opp uint64, depth int, playLeaves bool) uint64 {
+	if depth == 1 && !playLeaves {
+		return uint64(v.CountMoves(Position{Own: own, Opp: opp}))
+	}
+	var next [MaxPits]rowPair
+	n := v.children(own, opp, &next)
+	if depth == 1 {
+		return uint64(n)
+	}
+	var nodes uint64
+	for _, c := range next[:n] {
+		nodes += v.perftPlain(c.own, c.opp, depth-1, playLeaves)
+	}
+	return nodes
+}
+
+// rowPair is a position's packed rows from its side to move.
+type rowPair struct{ own, opp uint64 }
+
+// children writes the position after each legal move of the rows own, opp
+// into out, pit order, from the next mover's side, and returns how many
+// there are: legalMoves for the variants of plainPerftOK, with the rows
+// only. The next mover is the opponent, or the mover again after kalah's
+// last seed in the store.
+func (v *Variant) children(own, opp uint64, out *[MaxPits]rowPair) int {
+	if v.EmptyRowEnds && opp == 0 {
+		return 0
+	}
+	n := 0
+	if v.twoThree && v.Feed == FeedAlways {
+		for m := occupied(own); m != 0; m &= m - 1 {
+			// sowTwoThree, with its lap inlined.
+			o, p, lastBit := v.lapTwoThree(own, opp, trailingPit(m))
+			if lastBit&twoOrThreeBytes(p) != 0 {
+				p, _ = v.takeTwoThree(p, lastBit)
+			}
+			if p != 0 {
+				out[n] = rowPair{own: p, opp: o}
+				n++
+			}
+		}
+		return n
+	}
+	feed := v.mustFeed(Position{Own: own, Opp: opp})
+	for m := v.playable(own); m != 0; m &= m - 1 {
+		s, _ := v.sow(own, opp, trailingPit(m))
+		switch {
+		case feed && s.opp == 0:
+			continue
+		case s.again:
+			out[n] = rowPair{own: s.own, opp: s.opp}
+		default:
+			out[n] = rowPair{own: s.opp, opp: s.own}
+		}
+		n++
+	}
+	return n
 }

@@ -147,3 +147,43 @@ func TestPerftPlayedCountsAsPerft(t *testing.T) {
 		}
 	}
 }
+
+// perftPlain, the fast walk of awari, oware and kalah, counts what the walk
+// with Moves counts (bulk and leaves played) from positions of random play,
+// and from positions where the opponent's row is empty (feeding) or the
+// mover's pits hold a lap or more.
+func TestPerftPlainAgreesWithMoves(t *testing.T) {
+	extra := []string{"oware:0,0,0,0,0,0/1,0,3,0,0,9:2", "awari:0,0,0,0,0,20/2,2,1,3,2,0:1",
+		"oware:13,0,0,0,2,1/2,3,2,0,3,2:1", "kalah-std:1,0,0,0,0,2/0,0,0,0,0,1:1", "kalah:0,0,0,0,13,1/0,2,0,0,0,0:2"}
+	positions, depth := 200, 4
+	if testing.Short() {
+		positions = 50
+	}
+	for _, name := range []string{"awari", "oware", "kalah", "kalah-std", "kalah-3x3", "oware-own"} {
+		v, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !v.plainPerft {
+			t.Fatalf("%s: perftPlain does not count it", name)
+		}
+		ps, _ := benchSample(v, positions)
+		for _, s := range extra {
+			st, err := Parse(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Variant == v {
+				ps = append(ps, st.Position)
+			}
+		}
+		for _, p := range ps {
+			for _, played := range []bool{false, true} {
+				if got, want := v.perftPlain(p.Own, p.Opp, depth, played), v.perftMoves(p, depth, played); got != want {
+					t.Errorf("%s %s depth %d (leaves played %v): perftPlain %d, Moves %d",
+						name, Setup{Variant: v, Position: p}, depth, played, got, want)
+				}
+			}
+		}
+	}
+}

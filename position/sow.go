@@ -5,6 +5,7 @@ package position
 // With it a whole lap, however many times it goes round, is two additions.
 type lapDelta struct {
 	own, opp uint64 // seeds added to the mover's row and the opponent's
+	oppLast  uint64 // bit 7 of the opponent's pit that received the last seed; 0 when it fell elsewhere
 	last     int8   // ring index of the pit that received the last seed (storeRing: the store)
 	banked   int8   // seeds sown into the mover's store (SowStore only)
 }
@@ -76,6 +77,9 @@ func buildLapTable(v *Variant) []lapDelta {
 				}
 				d.last = int8(t)
 			}
+			if d.oppLast = 0; int(d.last) >= v.Pits && int(d.last) < ring {
+				d.oppLast = 0x80 << (8 * uint(int(d.last)-v.Pits))
+			}
 		}
 	}
 	return table
@@ -126,6 +130,10 @@ func (s sown) next(side uint8) Position {
 // move, relays, seeds banked in the store and capture included, on the
 // packed rows. ok is false when the move never ends (rules.md 4.4).
 func (v *Variant) sow(own, opp uint64, o int) (s sown, ok bool) {
+	if v.twoThree {
+		s.own, s.opp, s.captured = v.sowTwoThree(own, opp, o)
+		return s, true
+	}
 	rows := [2]uint64{own, opp}
 	k := int(own >> (8 * uint(o)) & 0xff)
 	last := v.lap(&rows, o, k)
@@ -166,4 +174,27 @@ func (v *Variant) relay(rows *[2]uint64, last int) (int, bool) {
 			power, steps = power*2, 0
 		}
 	}
+}
+
+// sowTwoThree is sow for the variants of twoThree (awari, oware): one lap
+// that skips the origin (lapTwoThree), then captureTwoThree. It returns the
+// mover's row, the opponent's and the seeds captured.
+func (v *Variant) sowTwoThree(own, opp uint64, o int) (uint64, uint64, int) {
+	own, opp, lastBit := v.lapTwoThree(own, opp, o)
+	c := 0
+	if lastBit&twoOrThreeBytes(opp) != 0 {
+		opp, c = v.takeTwoThree(opp, lastBit)
+	}
+	return own, opp, c
+}
+
+// lapTwoThree lifts the seeds of the mover's pit o (0-based, non-empty)
+// and sows them by the lap table. It returns both rows and, when the last
+// seed fell in the opponent's row, bit 7 of that pit's byte (else 0): with
+// twoOrThreeBytes it says whether takeTwoThree has anything to take, so
+// the capture is called only then. It is small enough to be inlined.
+func (v *Variant) lapTwoThree(own, opp uint64, o int) (uint64, uint64, uint64) {
+	shift := 8 * uint(o) & 63
+	d := &v.laps[o*v.stride+int(own>>shift&0xff)]
+	return own&^(0xff<<shift) + d.own, opp + d.opp, d.oppLast
 }

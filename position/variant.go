@@ -194,10 +194,12 @@ type Variant struct {
 	// this many (0: never). Values ignore it (rules.md 1.4 and 6).
 	StopAt int
 
-	laps      []lapDelta         // laps[start*stride+k]: a lap of k seeds from ring pit start
-	stride    int                // Total()+1, the row length of laps
-	ringWord  [2 * MaxPits]uint8 // which packed row holds ring pit i (0 own, 1 opp)
-	ringShift [2 * MaxPits]uint8 // the bit offset of ring pit i in its row
+	laps       []lapDelta         // laps[start*stride+k]: a lap of k seeds from ring pit start
+	stride     int                // Total()+1, the row length of laps
+	ringWord   [2 * MaxPits]uint8 // which packed row holds ring pit i (0 own, 1 opp)
+	ringShift  [2 * MaxPits]uint8 // the bit offset of ring pit i in its row
+	plainPerft bool               // perftPlain counts this variant (plainPerftOK)
+	twoThree   bool               // laps skip the origin and captures take 2 or 3: sowTwoThree sows
 }
 
 // Total returns the seeds in the variant's start position (48, 70, or
@@ -285,6 +287,9 @@ func init() {
 // prepare fills the variant's precomputed tables.
 func (v *Variant) prepare() *Variant {
 	v.laps, v.stride = buildLapTable(v), v.Total()+1
+	v.plainPerft = plainPerftOK(v)
+	v.twoThree = v.Sow == SowSkipOrigin && (v.Capture == CaptureBothWays || v.Capture == CaptureBackward)
+	v.twoThree = v.Sow == SowSkipOrigin && (v.Capture == CaptureBothWays || v.Capture == CaptureBackward)
 	for i := 0; i < 2*v.Pits; i++ {
 		v.ringWord[i], v.ringShift[i] = uint8(i/v.Pits), uint8(8*(i%v.Pits))
 	}

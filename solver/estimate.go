@@ -86,11 +86,11 @@ var featureNames = [nFeatures]string{"tempo", "row-diff", "capture", "threat", "
 // tunedWeights are the tuned estimate's weights, in seeds a feature unit,
 // in feature index order. They were fitted by
 //
-//	MANCALA_TUNE=/work/scratch/tb-oware go test ./solver -run TestTuneEstimate -v
+//	go run ./internal/cmd/tune -tb DIR
 //
 // (least squares over positions of 10 to 18 seeds, sampled from random
 // playouts of oware, against their exact values in an oware tablebase of
-// 18 seeds; the test prints these lines). See docs/solver-design.md,
+// 18 seeds in DIR; the program prints these lines). See docs/solver-design.md,
 // "The horizon estimate".
 var tunedWeights = [nFeatures]float64{
 	-0.3804, // tempo

@@ -9,11 +9,11 @@ import (
 	"github.com/mancala-solver/mancala/tablebase"
 )
 
-// An oware tablebase serves an oware-own search for play as estimates
-// only: with Play it is probed and its values come back unproven (a
-// position it holds whole is not solved from it), and without Play it is
-// not used at all, so the search proves the oware-own value, which here
-// differs from oware's.
+// An oware tablebase serves an oware-own search as estimates only, for
+// play and analysis alike: it is probed and its values come back unproven
+// (a position it holds whole is not solved from it); a request without it
+// (Request.NoEstimateTablebase) does not use it at all, so the search
+// proves the oware-own value, which here differs from oware's.
 func TestEstimateTablebase(t *testing.T) {
 	oware, _ := position.Lookup("oware")
 	own, _ := position.Lookup("oware-own")
@@ -35,16 +35,19 @@ func TestEstimateTablebase(t *testing.T) {
 	if v, ok := tb.Probe(p); !ok || v != 0 {
 		t.Fatalf("oware's tablebase: %d, %v; want 0", v, ok)
 	}
-	for _, play := range []bool{false, true} {
-		res, err := solver.Search(context.Background(), own, p, solver.Options{Threads: 1, HashMiB: 1, MaxDepth: 30,
-			Play: play, EstimateTablebase: tb})
+	for _, c := range []struct{ play, noEstimate bool }{{false, false}, {true, false}, {false, true}} {
+		sv, err := solver.New(solver.Options{Threads: 1, HashMiB: 1, MaxDepth: 30, Play: c.play, EstimateTablebase: tb})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sv.SearchRequest(context.Background(), own, p, solver.Request{NoEstimateTablebase: c.noEstimate})
 		if err != nil {
 			t.Fatal(err)
 		}
 		switch {
-		case play && (res.Exact || res.TablebaseHits == 0):
-			t.Errorf("play: exact %v (value %d), %d tablebase hits; want an estimate from the tablebase", res.Exact, res.Value, res.TablebaseHits)
-		case !play && (!res.Exact || res.Value != 2 || res.TablebaseHits != 0):
+		case !c.noEstimate && (res.Exact || res.TablebaseHits == 0):
+			t.Errorf("play %v: exact %v (value %d), %d tablebase hits; want an estimate from the tablebase", c.play, res.Exact, res.Value, res.TablebaseHits)
+		case c.noEstimate && (!res.Exact || res.Value != 2 || res.TablebaseHits != 0):
 			t.Errorf("proof: exact %v value %d, %d tablebase hits; want +2 exact and no hit", res.Exact, res.Value, res.TablebaseHits)
 		}
 	}

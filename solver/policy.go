@@ -20,9 +20,9 @@ package solver
 //     and leaves board-entry estimates too), and nodes within playNoTable
 //     plies of the horizon neither probe nor fill the table, unless the
 //     tablebase holds them;
-//   - estimate tablebase (Options.EstimateTablebase, with play and
-//     own-row repetition): a position it holds is estimated by it, never
-//     proven (estimated).
+//   - estimate tablebase (Options.EstimateTablebase, with own-row
+//     repetition, for play and analysis alike): a position it holds is
+//     estimated by it, never proven (estimated).
 //
 // The promise of play mode, that it never changes a proven value, is that
 // the proven bounds a play policy takes and stores are a subset of those
@@ -38,13 +38,13 @@ type policy struct {
 // newPolicy is the policy of a search with opts in a variant whose
 // repetitions are worth 0 when neutral. A tablebase serves only where a
 // repetition is worth 0 (no tablebase holds other values); an estimate
-// tablebase only for play where it is not.
+// tablebase only where it is not.
 func newPolicy(opts Options, neutral bool) policy {
 	pol := policy{play: opts.Play, neutral: neutral, tbMax: -1, etbMax: -1}
 	if opts.Tablebase != nil && neutral {
 		pol.tbMax = opts.Tablebase.MaxSeeds()
 	}
-	if opts.EstimateTablebase != nil && opts.Play && !neutral {
+	if opts.EstimateTablebase != nil && !neutral {
 		pol.etbMax = opts.EstimateTablebase.MaxSeeds()
 	}
 	return pol

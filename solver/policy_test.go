@@ -22,7 +22,7 @@ var policyModes = []struct {
 	// No tablebase holds own-row values: one given is not used.
 	{name: "own proof+tb", opts: Options{Tablebase: hashTablebase{max: 6}}, tbMax: -1, etbMax: -1},
 	// An estimate tablebase serves only play of own-row repetition.
-	{name: "own proof+etb", opts: Options{EstimateTablebase: hashTablebase{max: 6}}, tbMax: -1, etbMax: -1},
+	{name: "own proof+etb", opts: Options{EstimateTablebase: hashTablebase{max: 6}}, tbMax: -1, etbMax: 6},
 	{name: "own play+etb", opts: Options{Play: true, EstimateTablebase: hashTablebase{max: 6}}, tbMax: -1, etbMax: 6, play: true},
 	{name: "neutral play+etb", opts: Options{Play: true, EstimateTablebase: hashTablebase{max: 6}}, neutral: true, tbMax: -1, etbMax: -1, play: true},
 }

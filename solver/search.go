@@ -47,14 +47,13 @@ type Options struct {
 	// nor fill the table, which saves a cache miss on most nodes. It
 	// never changes a proven value; proofs may take longer.
 	Play bool
-	// EstimateTablebase, with Play, serves a variant whose repetitions
-	// are not worth 0 (oware-own), which no tablebase holds: it is a
-	// tablebase of the variant's position.Variant.NeutralTwin (oware), and
-	// a position it holds is estimated by its value there, with no search
-	// below it and never as proven. The two games differ only where a
-	// position repeats, so the value is a close estimate
-	// (docs/solver-design.md, "Searching for play"). Ignored for other
-	// variants and without Play.
+	// EstimateTablebase serves a variant whose repetitions are not worth
+	// 0 (oware-own), which no tablebase holds: it is a tablebase of the
+	// variant's position.Variant.NeutralTwin (oware), and a position it
+	// holds is estimated by its value there, with no search below it and
+	// never as proven. The two games differ only where a position repeats,
+	// so the value is a close estimate (docs/solver-design.md, "Searching
+	// for play"), for play and analysis alike. Ignored for other variants.
 	EstimateTablebase Tablebase
 }
 
@@ -141,12 +140,21 @@ type Solver struct {
 	weights *[nFeatures]int32
 }
 
+// MaxThreads bounds Options.Threads: a search starts every thread before
+// it reads its clock, so that a count beyond any machine's (a typo, or
+// 2^63-1) would spend its time limit, and the memory of each thread's
+// stacks and tables, starting threads instead of answering.
+const MaxThreads = 1024
+
 // New returns a Solver with the given options. It returns an error for a
-// negative option or an unknown Estimate.
+// negative option, more than MaxThreads threads, or an unknown Estimate.
 func New(opts Options) (*Solver, error) {
 	if opts.Threads < 0 || opts.HashMiB < 0 || opts.MaxDepth < 0 {
 		return nil, fmt.Errorf("solver: negative option (threads %d, hash %d MiB, depth %d)",
 			opts.Threads, opts.HashMiB, opts.MaxDepth)
+	}
+	if opts.Threads > MaxThreads {
+		return nil, fmt.Errorf("solver: %d threads: want at most %d", opts.Threads, MaxThreads)
 	}
 	if opts.Estimate > EstimateTuned {
 		return nil, fmt.Errorf("solver: unknown estimate %d", opts.Estimate)
@@ -190,6 +198,10 @@ type Request struct {
 	// than any before completes, from one search thread at a time; it must
 	// return quickly.
 	Progress func(Progress)
+	// NoEstimateTablebase searches without Options.EstimateTablebase: its
+	// estimates end lines that a search could prove, so that a small
+	// endgame is proven only without it.
+	NoEstimateTablebase bool
 }
 
 // Progress is one completed iteration of a search: how a long search is
@@ -247,6 +259,9 @@ func (s *Solver) SearchRequest(ctx context.Context, v *position.Variant, p posit
 	}
 	if r.MaxDepth > 0 {
 		opts.MaxDepth = min(opts.MaxDepth, r.MaxDepth)
+	}
+	if r.NoEstimateTablebase {
+		opts.EstimateTablebase = nil
 	}
 	sr := newSearch(s, v, p, buf[:n], opts, r.History)
 	sr.start, sr.progress, sr.now = start, r.Progress, s.now

@@ -10,7 +10,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/mancala-solver/mancala/internal/hugepage"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -99,6 +98,12 @@ type BuildStats struct {
 	// every layer 0..MaxSeeds of this variant (not of the directory, which
 	// may hold other variants, and not counting Badger's own overhead).
 	StoredBytes int64
+	// DiskTop is the top layer of v stored in dir after the run, and
+	// DiskPositions the positions of every stored layer of v: the layers
+	// whose files DiskBytes counts, which may reach above MaxSeeds when a
+	// build asks for fewer layers than the directory holds.
+	DiskTop       int
+	DiskPositions int64
 }
 
 // Build computes v's layers 0..opts.MaxSeeds into the tablebase at dir,
@@ -106,8 +111,10 @@ type BuildStats struct {
 // rebuilt, so a build interrupted by ctx, an error or a crash resumes
 // from its last complete layer. It holds v's layers exclusively: a second
 // build of v gets an error wrapping ErrInUse; readers are never blocked.
-// A MemBytes too small for a layer's values is an error naming the layer
-// and the bytes it needs. A damaged stored layer is an error wrapping
+// A layer that cannot be built is refused before the directory is
+// opened (chooseMethod): a MemBytes too small for it (naming the layer
+// and the memory it needs in human units), more than MaxLayerPositions
+// positions, or a forced Method that cannot solve v. A damaged stored layer is an error wrapping
 // ErrDamaged unless opts.Repair; too little disk space for a layer is an
 // error wrapping syscall.ENOSPC, before the layer is written. A non-empty
 // dir that is not a tablebase is refused.
@@ -122,20 +129,23 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	}
 	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	opts = withDefaults(opts)
+	b := &builder{stored: true, v: v, ix: NewIndex(v.Pits), opts: opts, movesPerPosition: 3.3}
+	// Every layer's method and memory are checked before the store is
+	// opened: a layer that cannot be built is refused before any work.
+	if err := b.checkLayers(0); err != nil {
+		return stats, err
+	}
 	s, err := openStore(dir, v, true)
 	if err != nil {
 		return stats, err
 	}
 	defer s.close()
-	b := &builder{s: s, v: v, ix: NewIndex(v.Pits), opts: opts, movesPerPosition: 3.3}
+	b.s = s
 	if stats.Dropped, err = b.resume(); err != nil {
 		return stats, err
 	}
 	stats.Resumed = len(b.lower)
 	stats.MaxSeeds = len(b.lower) - 1
-	if err := b.checkBudget(len(b.lower)); err != nil {
-		return stats, err
-	}
 	// Each layer is stored while the next is solved (storePending): the
 	// store is mostly waiting on the database writer and the disk.
 	ctx, cancel := context.WithCancel(ctx)
@@ -143,10 +153,14 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	b.stats, b.cancel = &stats, cancel
 	b.opts.Progress = b.reportStored(opts.Progress)
 	for n := len(b.lower); n <= opts.MaxSeeds; n++ {
-		if opts.LayerStart != nil {
-			opts.LayerStart(b.plan(n, b.movesPerPosition))
+		p, err := b.choose(n, b.movesPerPosition)
+		if err != nil {
+			return stats, err
 		}
-		l, err := b.layer(ctx, n)
+		if opts.LayerStart != nil {
+			opts.LayerStart(p.LayerPlan)
+		}
+		l, err := b.layer(ctx, p)
 		// The layer below is stored, or failed to be, even when this one
 		// failed or was interrupted: it counts as built.
 		if perr := b.finishStore(); perr != nil {
@@ -163,7 +177,13 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	}
 	stats.Seconds = time.Since(began).Seconds()
 	stats.StoredBytes = b.storedBytes
-	return stats, nil
+	stats.DiskTop, stats.DiskPositions = -1, 0
+	seeds, err := storedLayers(s.vdir)
+	for _, n := range seeds {
+		stats.DiskTop = max(stats.DiskTop, n)
+		stats.DiskPositions += b.ix.Size(n)
+	}
+	return stats, err
 }
 
 // solvedLayer is a layer solved and encoded, ready to store.
@@ -265,10 +285,13 @@ func withDefaults(opts BuildOptions) BuildOptions {
 
 // builder carries a Build run from layer to layer.
 type builder struct {
-	s    *store
-	v    *position.Variant
-	ix   *Index
-	opts BuildOptions
+	s *store
+	// stored: a store backs the build (Build), though s is opened only
+	// once every layer is checked (checkLayers).
+	stored bool
+	v      *position.Variant
+	ix     *Index
+	opts   BuildOptions
 	// lower is the values of the layers done so far, by seed count; a
 	// layer not held in memory (read from disk, build_lower.go) is nil.
 	lower [][]int8
@@ -327,15 +350,12 @@ func (b *builder) resume() (int, error) {
 	return len(before) - len(after), err
 }
 
-// layer solves and keeps layer n, and returns it to store.
-func (b *builder) layer(ctx context.Context, n int) (solvedLayer, error) {
+// layer solves and keeps the layer p plans, and returns it to store.
+func (b *builder) layer(ctx context.Context, p methodPlan) (solvedLayer, error) {
 	began := time.Now()
-	size := b.ix.Size(n)
-	if size >= 1<<32 {
-		return solvedLayer{}, fmt.Errorf("layer %d: %d positions, more than this builder indexes (2^32)", n, size)
-	}
-	defer b.boundHeap(b.plan(n, b.movesPerPosition).PeakBytes)()
-	res, err := b.solve(ctx, n, size)
+	n, size := p.Seeds, p.Positions
+	defer b.boundHeap(p.PeakBytes)()
+	res, err := p.method.solve(ctx, b, p)
 	if err != nil {
 		return solvedLayer{}, fmt.Errorf("layer %d: %w", n, err)
 	}
@@ -363,126 +383,31 @@ func (b *builder) layer(ctx context.Context, n int) (solvedLayer, error) {
 	return solvedLayer{info: info, blocks: blocks, distBlocks: distBlocks}, nil
 }
 
-// solve computes layer n's values and distances, choosing the method by
-// the budget.
-func (b *builder) solve(ctx context.Context, n int, size int64) (solved, error) {
-	// The least any method needs (checked for every layer before the
-	// first, so this is only a safeguard).
-	if base := b.leastLayerBytes(n); base > b.opts.MemBytes {
-		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small: this layer needs at least %d", b.opts.MemBytes, base)
-	}
-	plan := b.planLower(n, int64(iterationBytes*float64(size)))
-	split := false
-	if b.useUnsow(n) {
-		plan = b.planLower(n, unsowOwnBytes(size))
-		if p, ok := b.splitScan(n); ok {
-			plan, split = p, true
-		}
-	} else if b.useForward(n) {
-		plan = b.planLower(n, forwardOwnBytes(size))
-	}
-	b.keepValues = plan.keep
-	lower, disk, err := b.lowerSource(n, plan)
+// solve computes layer n's values and distances by the method chosen for
+// it (chooseMethod), as BuildMemory does.
+func (b *builder) solve(ctx context.Context, n int) (solved, error) {
+	p, err := b.choose(n, b.movesPerPosition)
 	if err != nil {
 		return solved{}, err
 	}
-	res, err := b.solveWith(ctx, n, size, lower, split)
-	if err == nil && disk != nil {
-		err = disk.err()
-	}
-	return res, err
+	return p.method.solve(ctx, b, p)
 }
 
-// solveWith is solve once the lower layers' source is chosen; split:
-// un-sowing with two scans (splitScan).
-func (b *builder) solveWith(ctx context.Context, n int, size int64, lower lowerValues, split bool) (solved, error) {
-	if b.opts.Method == MethodUnsow && !canUnsow(b.v) {
-		return solved{}, fmt.Errorf("%s cannot be built by un-sowing (awari and oware only)", b.v.Name)
-	}
-	if b.useForward(n) || b.opts.Method == MethodForward {
-		return b.solveForward(ctx, n, size, lower)
-	}
-	base := b.minLayerBytes(n)
-	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: lower,
-		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress), partitions: b.opts.Parts,
-		spillPath: b.spillPath(n)}
-	if b.useUnsow(n) {
-		return b.solveUnsow(ctx, s, split)
-	}
-	// The graph method's peak (graphLayerBytes): the per-part counters
-	// with start and from while reversing, then start, from, the
-	// propagation state, values and distances; from and start may go to
-	// disk (placeGraph), the counters may not.
-	parts := int64(s.parts())
-	var indeg [][]uint16
-	if b.opts.Method != MethodIteration && base+2*parts*size <= b.opts.MemBytes {
-		for range parts {
-			indeg = append(indeg, make([]uint16, size))
-		}
-	}
-	if err := s.scan(ctx, indeg); err != nil {
-		return solved{}, err
-	}
-	b.edges = s.edges
-	graphBytes := graphLayerBytes(base, size, s.edges, s.keeps, parts)
-	place, fits := b.placeGraph(graphBytes, 4*s.edges, 4*(size+1))
-	if indeg != nil && s.edges < 1<<32 && fits {
-		return solveGraph(ctx, s, indeg, place)
-	}
-	switch b.opts.Method {
-	case MethodSpill:
-		if !b.canSpill() {
-			return solved{}, fmt.Errorf("the graph cannot be spilled to disk here (Linux and a tablebase directory only)")
-		}
-		fallthrough
-	case MethodGraph:
-		return solved{}, fmt.Errorf("a memory budget of %d bytes is too small for the graph method: it needs %d (%d with the graph on disk)", b.opts.MemBytes, graphBytes, place.ram)
-	}
-	values, dist, err := s.iterate(ctx)
-	return solved{values: values, dist: dist, method: "iteration"}, err
+// choose is chooseMethod for layer n, with the heap's expected peak.
+func (b *builder) choose(n int, movesPerPosition float64) (methodPlan, error) {
+	p, err := chooseMethod(b.shape(n, movesPerPosition))
+	p.PeakBytes = heapPeak(p.MemBytes)
+	return p, err
 }
 
-// solveUnsow solves s's layer by un-sowing: a scan filling the exits and
-// the counts (into the propagation state), then the propagation, which
-// reads no lower layer. Split (splitScan), the exits are scanned first,
-// the lower layers then dropped from memory (the layers above read them
-// back), and the counts scanned after.
-func (b *builder) solveUnsow(ctx context.Context, s *layerSolver, split bool) (solved, error) {
-	if split {
-		s.pass = scanExits
-		if err := s.scan(ctx, nil); err != nil {
-			return solved{}, err
-		}
-		s.lower = nil
-		clear(b.lower)
-		debug.FreeOSMemory() // before the state, the largest array, is allocated
-		s.pass = scanCounts
-	}
-	s.state = make([]uint32, s.size) // scan writes the counts into it
-	hugepage.Advise(s.state)
-	if err := s.scan(ctx, nil); err != nil {
-		return solved{}, err
-	}
-	b.edges = s.edges
-	s.prog.reach(2 * s.size) // no reverse pass
-	state, err := s.propagateLayer(ctx, nil)
-	return solved{state: state, method: "unsow", rounds: s.rounds}, err
-}
-
-// useUnsow reports whether layer n is solved by un-sowing: asked for, or
-// chosen by MethodAuto where the variant allows it and it fits.
-func (b *builder) useUnsow(n int) bool {
-	switch b.opts.Method {
-	case MethodUnsow:
-		return true // solveWith refuses a variant that cannot un-sow
-	case MethodAuto:
-		return canUnsow(b.v) && b.unsowLayerBytes(n) <= b.opts.MemBytes
-	}
-	return false
-}
-
-// MaxLayerPositions bounds the positions of one layer that Build indexes
-// (ranks are 32-bit); a layer this large cannot be built.
+// MaxLayerPositions bounds the positions of one layer that one machine's
+// build solves: inside a layer (the propagation state's frontiers, the
+// predecessors, the graph) ranks are 32-bit, half the memory of 64-bit
+// ones. For six pits a row layer 31 (4,280,561,376 positions) is the
+// last under it; a larger layer is refused before any work
+// (chooseMethod) and is built across machines, where each part's ranks
+// are relative to its range (docs/distributed-build.md). Index and the
+// lower layers' look-ups rank in 64 bits, up to C(60,12) at 48 seeds.
 const MaxLayerPositions = 1 << 32
 
 // spillPath is the temporary file of layer n's graph: in the variant's
@@ -495,15 +420,6 @@ func (b *builder) spillPath(n int) string {
 	return filepath.Join(b.s.vdir, fmt.Sprintf("%s%02d.graph", stagePrefix, n))
 }
 
-// lowerSum returns the bytes of layers 0..n-1's values.
-func (b *builder) lowerSum(n int) int64 {
-	total := int64(0)
-	for m := 0; m < n; m++ {
-		total += b.ix.Size(m)
-	}
-	return total
-}
-
 // lowerPlan is how layer n reads the finished layers below it.
 type lowerPlan struct {
 	inMem []bool // inMem[m]: layer m's values are held in memory while n is built
@@ -514,56 +430,6 @@ type lowerPlan struct {
 
 func (p lowerPlan) bytes() int64 { return p.held + p.cache }
 func (p lowerPlan) disk() bool   { return p.cache > 0 }
-
-// planLower plans the lower layers for layer n, whose own arrays take own
-// bytes: n's values are kept too (one byte a position more) when a layer
-// up to MaxSeeds reads them and everything n reads then still fits in
-// memory. Without a store every layer is held and kept.
-func (b *builder) planLower(n int, own int64) lowerPlan {
-	size := b.ix.Size(n)
-	if b.s == nil {
-		return b.placeLower(n, own+size, true)
-	}
-	if n+b.v.LeastCapture() <= b.opts.MaxSeeds {
-		if p := b.placeLower(n, own+size, true); !p.disk() {
-			return p
-		}
-	}
-	return b.placeLower(n, own, false)
-}
-
-// placeLower places the layers below n beside own bytes of n's arrays:
-// all of them in memory when they fit (or there is no store); else, of
-// the layers a move of n can reach (up to n-LeastCapture), the highest in
-// memory as far as they fit with the least cache beside them (captures of
-// few seeds, the most frequent, read those) and the rest from disk through
-// a block cache of what the budget leaves (at least minLowerCache, at
-// most the layers it caches). BuildOptions.LowerCacheBytes, when set,
-// reads every reachable layer from disk through a cache of that size.
-func (b *builder) placeLower(n int, own int64, keep bool) lowerPlan {
-	p := lowerPlan{inMem: make([]bool, n), keep: keep}
-	reach := n - b.v.LeastCapture()
-	reachable := b.lowerSum(reach + 1)
-	switch all := b.lowerSum(n); {
-	case b.s == nil || b.opts.LowerCacheBytes <= 0 && own+all <= b.opts.MemBytes:
-		for m := range p.inMem {
-			p.inMem[m] = true
-		}
-		p.held = all
-		return p
-	case b.opts.LowerCacheBytes > 0:
-		p.cache = min(reachable, b.opts.LowerCacheBytes)
-		return p
-	}
-	avail := b.opts.MemBytes - own
-	for m := reach; m >= 0 && p.held+b.ix.Size(m)+minLowerCache <= avail; m-- {
-		p.inMem[m], p.held = true, p.held+b.ix.Size(m)
-	}
-	if rest := reachable - p.held; rest > 0 {
-		p.cache = min(rest, max(avail-p.held, minLowerCache))
-	}
-	return p
-}
 
 // lowerSource returns the lower layers for layer n as plan p places them:
 // it drops from memory the layers p does not hold, reads back from the
@@ -629,142 +495,30 @@ func (b *builder) trimLower() {
 // its values not kept (unsowBytes).
 func unsowOwnBytes(size int64) int64 { return int64(math.Ceil(unsowBytes * float64(size))) }
 
-// unsowMemory returns layer n's memory by un-sowing: its own arrays (its
-// values kept for the layers above included), the lower layers' share
-// (planLower), and whether some of those are read from disk.
-//
-// A layer whose scan is split (splitScan) peaks either in its first scan
-// (the exits and terminal bits beside the lower layers) or after it (the
-// propagation arrays, the lower layers dropped): own is the larger, and
-// lower is 0.
-func (b *builder) unsowMemory(n int) (own, lower int64, disk bool) {
-	if p, ok := b.splitScan(n); ok {
-		size := b.ix.Size(n)
-		return max(unsowOwnBytes(size), scanExitBytes(size)+p.bytes()), 0, false
-	}
-	return b.layerMemory(n, unsowOwnBytes)
-}
-
 // scanExitBytes is the memory of the exits-only scan of a layer of size
 // positions: its exits and terminal bits.
 func scanExitBytes(size int64) int64 { return size + (size+63)/64*8 }
 
-// splitScan reports whether layer n, by un-sowing, scans twice: the exits
-// first, with the lower layers in memory (p places them), then, the lower
-// layers dropped, the counts into the propagation state. It does when the
-// one scan for both would read lower layers from disk beside the state and
-// the exits' scan holds all it reads: through the block cache a capture's
-// child is a cache miss and a block decoded (awari's layer 30 on 2 cores
-// and an 18 GiB budget scanned about a quarter of its positions in 3.5 h,
-// layer 29, all held, took 16 min), while the second scan only generates
-// moves again. Its values are not kept (the next layer reads them back).
-func (b *builder) splitScan(n int) (p lowerPlan, ok bool) {
-	if b.s == nil || b.opts.LowerCacheBytes > 0 {
-		return lowerPlan{}, false
-	}
-	size := b.ix.Size(n)
-	if !b.planLower(n, unsowOwnBytes(size)).disk() {
-		return lowerPlan{}, false
-	}
-	p = b.placeLower(n, scanExitBytes(size), false)
-	return p, !p.disk()
-}
-
-// layerMemory returns layer n's own bytes by a method whose arrays take
-// ownBytes(size) (one byte a position more when its values are kept), the
-// lower layers' share (planLower) and whether some are read from disk.
-func (b *builder) layerMemory(n int, ownBytes func(int64) int64) (own, lower int64, disk bool) {
-	own = ownBytes(b.ix.Size(n))
-	p := b.planLower(n, own)
-	if p.keep {
-		own += b.ix.Size(n)
-	}
-	return own, p.bytes(), p.disk()
-}
-
-// unsowLayerBytes is the memory of layer n by un-sowing.
-func (b *builder) unsowLayerBytes(n int) int64 {
-	own, lower, _ := b.unsowMemory(n)
-	return own + lower
-}
-
-// minLayerBytes is the least memory layer n needs: the layers below it
-// (in memory, or the least cache of them) and the iteration method's
-// arrays.
-func (b *builder) minLayerBytes(n int) int64 {
-	own := int64(math.Ceil(iterationBytes * float64(b.ix.Size(n))))
-	lower := b.planLower(n, own).bytes()
-	if b.s != nil {
-		lower = min(lower, b.lowerSum(n), minLowerCache)
-	}
-	return lower + own
-}
-
-// leastLayerBytes is the least memory any method allowed for layer n
-// needs: iteration's (minLayerBytes), or un-sowing's with the smallest
-// cache of lower layers where the variant un-sows.
-func (b *builder) leastLayerBytes(n int) int64 {
-	need := b.minLayerBytes(n)
-	if canUnsow(b.v) && (b.opts.Method == MethodAuto || b.opts.Method == MethodUnsow) {
-		own, lower, disk := b.unsowMemory(n)
-		if disk {
-			lower = min(lower, minLowerCache)
-		}
-		need = min(need, own+lower)
-	}
-	if b.useForward(n) {
-		own, lower, disk := b.forwardMemory(n)
-		if disk {
-			lower = min(lower, minLowerCache)
-		}
-		need = min(need, own+lower)
-	}
-	return need
-}
-
-// checkBudget fails, before any layer is built, when the budget is too
-// small for a layer from..MaxSeeds, naming the first such layer and the
-// bytes it needs.
-func (b *builder) checkBudget(from int) error {
+// checkLayers fails, before any layer is built, when a layer
+// from..MaxSeeds cannot be built (chooseMethod: too many positions for
+// one machine, a method that cannot solve the variant, a budget too
+// small), naming the first such layer.
+func (b *builder) checkLayers(from int) error {
 	for n := from; n <= b.opts.MaxSeeds; n++ {
-		if need := b.leastLayerBytes(n); need > b.opts.MemBytes {
-			return fmt.Errorf("layer %d: a memory budget of %d bytes is too small: this layer needs at least %d", n, b.opts.MemBytes, need)
+		if _, err := b.choose(n, b.movesPerPosition); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
 // plan predicts layer n's method and memory, taking the moves a position
-// from the last layer built (3.3 for awari when nothing is known).
+// from the last layer built (3.3 for awari when nothing is known): the
+// plan the layer runs (choose), without the error of a layer that
+// cannot be built.
 func (b *builder) plan(n int, movesPerPosition float64) LayerPlan {
-	p := b.planArrays(n, movesPerPosition)
-	p.PeakBytes = heapPeak(p.MemBytes)
-	return p
-}
-
-// planArrays is plan without the peak: the method and its arrays.
-func (b *builder) planArrays(n int, movesPerPosition float64) LayerPlan {
-	size := b.ix.Size(n)
-	p := LayerPlan{Seeds: n, Positions: size, Budget: b.opts.MemBytes, Method: "iteration", MemBytes: b.minLayerBytes(n)}
-	if b.useUnsow(n) {
-		p.Method, p.MemBytes = "unsow", b.unsowLayerBytes(n)
-		return p
-	}
-	if b.useForward(n) {
-		own, lower, _ := b.forwardMemory(n)
-		p.Method, p.MemBytes = "forward", own+lower
-		return p
-	}
-	if b.opts.Method == MethodIteration {
-		return p
-	}
-	edges := int64(movesPerPosition * float64(size))
-	graph := graphLayerBytes(p.MemBytes, size, edges, 0, int64(min(b.opts.Threads, maxParts)))
-	place, fits := b.placeGraph(graph, 4*edges, 4*(size+1))
-	if fits || b.opts.Method == MethodGraph || b.opts.Method == MethodSpill {
-		p.Method, p.MemBytes, p.DiskBytes = place.method(), place.ram, place.disk
-	}
-	return p
+	p, _ := b.choose(n, movesPerPosition)
+	return p.LayerPlan
 }
 
 // boundHeap bounds the Go heap while layer n is built: the collector runs
@@ -801,49 +555,12 @@ func heapPeak(planned int64) int64 { return planned + planned/8 + heapFixed }
 // collections and 17% of the CPU of `build awari --max-seeds 14`.
 const heapFixed = 128 << 20
 
-// canSpill reports whether this build may put graph arrays in a file:
-// on Linux, with a tablebase directory for the file (not BuildMemory),
-// unless the method is forced to something else.
-func (b *builder) canSpill() bool {
-	m := b.opts.Method
-	return spillSupported && b.s != nil && (m == MethodAuto || m == MethodGraph || m == MethodSpill)
-}
-
-// placeGraph places a graph layer that needs inMem bytes with its whole
-// graph in memory, fromBytes of them the moves' array and startBytes the
-// offsets': in memory when that fits the budget, else with the moves and
-// then also the offsets in a temporary file, the first that fits
-// (MethodSpill: always both in the file). ok is false when none fits;
-// the placement returned then is the last one tried.
-func (b *builder) placeGraph(inMem, fromBytes, startBytes int64) (p graphPlacement, ok bool) {
-	first, last := spillNone, spillNone
-	if b.canSpill() {
-		last = spillBoth
-	}
-	if b.opts.Method == MethodSpill {
-		first = spillBoth
-	}
-	for level := first; level <= last; level++ {
-		p = graphPlacement{spill: level, ram: inMem}
-		if level >= spillFrom {
-			p.ram, p.disk = p.ram-fromBytes, p.disk+fromBytes
-		}
-		if level >= spillBoth {
-			p.ram, p.disk = p.ram-startBytes, p.disk+startBytes
-		}
-		if p.ram <= b.opts.MemBytes {
-			return p, true
-		}
-	}
-	return p, false
-}
-
-// solveGraph resolves the layer on its predecessor graph, reversed from
+// solveOnGraph resolves the layer on its predecessor graph, reversed from
 // the in-degrees indeg counted by scan and placed as place says. The
 // graph's temporary file, if any, is unmapped (and so removed) before it
 // returns, on an error too; munmap's error is returned when nothing else
 // failed.
-func solveGraph(ctx context.Context, s *layerSolver, indeg [][]uint16, place graphPlacement) (res solved, err error) {
+func solveOnGraph(ctx context.Context, s *layerSolver, indeg [][]uint16, place graphPlacement) (res solved, err error) {
 	g, err := s.newGraph(place.spill)
 	if err != nil {
 		return solved{}, err
@@ -862,43 +579,17 @@ func solveGraph(ctx context.Context, s *layerSolver, indeg [][]uint16, place gra
 	return solved{state: state, method: place.method(), rounds: s.rounds}, err
 }
 
-// useForward reports whether layer n is solved by the forward pass: the
-// automatic choice for a variant without repetition (it needs the least
-// memory of all methods), or asked for.
-func (b *builder) useForward(n int) bool {
-	switch b.opts.Method {
-	case MethodAuto, MethodForward:
-		return canForward(b.v)
-	}
-	return false
-}
-
-// forwardMemory returns layer n's own bytes by the forward pass, and the
-// lower layers' share and whether they are read from disk.
-func (b *builder) forwardMemory(n int) (own, lower int64, disk bool) {
-	return b.layerMemory(n, forwardOwnBytes)
-}
-
 // forwardOwnBytes is the memory of a layer of size positions by the
 // forward pass, its values not kept (forwardBytes).
 func forwardOwnBytes(size int64) int64 { return int64(forwardBytes*float64(size)) + forwardFixed }
 
-// solveForward is solveWith for the forward pass.
-func (b *builder) solveForward(ctx context.Context, n int, size int64, lower lowerValues) (solved, error) {
-	if !canForward(b.v) {
-		return solved{}, fmt.Errorf("%s cannot be built by the forward pass (its positions can recur)", b.v.Name)
-	}
-	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: size, lower: lower,
-		threads: b.opts.Threads, prog: newProgress(n, size, b.opts.Progress)}
-	state, err := s.forward(ctx)
-	b.edges = s.edges
-	return solved{state: state, method: "forward", rounds: s.rounds}, err
-}
-
-// buildable refuses a variant whose repetitions are not worth 0
-// (oware-own): retrograde analysis values play that stays in a layer
-// forever at 0, while there the value of a repetition depends on the
+// Buildable returns nil when v has tablebases, else the error Build gives
+// before any work: a variant whose repetitions are not worth 0
+// (oware-own), where retrograde analysis would value play that stays in a
+// layer forever at 0 while there the value of a repetition depends on the
 // position repeated.
+func Buildable(v *position.Variant) error { return buildable(v) }
+
 func buildable(v *position.Variant) error {
 	if v.Repetition != position.RepetitionNobody {
 		return fmt.Errorf("%s: no tablebase: a repetition gives each player their own row, which retrograde analysis (endless play worth 0) does not value", v.Name)

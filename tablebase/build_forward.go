@@ -294,10 +294,7 @@ type forwardMove struct {
 	inner   uint64 // moveCapture: the rank part of (b, a') when nothing is captured
 	layer   int    // the child's layer but for a capture's
 	addSeed int    // seeds sown into the opponent's row
-	oppSeed int    // seeds in the opponent's row after the sowing
 	ownSeed int    // seeds in the mover's row after the sowing
-	cleared uint64 // moveCapture: a' without the capturing seed
-	taken   int    // moveCapture: the capturing seed(s) taken from the own row
 	facing  int    // moveCapture: the opponent's pit facing it
 }
 
@@ -364,12 +361,10 @@ func (f *forwarder) prepare(a uint64) {
 		}
 		r := s.v.SowRow(a, o)
 		m := forwardMove{sow: r, layer: s.n - r.Banked, addSeed: position.RowSeeds(r.OppAdd)}
-		m.oppSeed, m.ownSeed = opp+m.addSeed, position.RowSeeds(r.Own)
+		m.ownSeed = position.RowSeeds(r.Own)
 		switch {
 		case r.Capture >= 0:
 			m.kind, m.facing = moveCapture, s.v.Facing(r.Capture)
-			m.taken = position.Pit(r.Own, r.Capture)
-			m.cleared = r.Own &^ (0xff << (8 * uint(r.Capture)))
 			m.inner = ix.oppRank(r.Own, opp+m.addSeed)
 		case r.Again && r.OppAdd == 0 && r.Banked == 1:
 			m.kind, m.k = moveAgain, ix.ownRank(r.Own)
@@ -484,7 +479,7 @@ func (f *forwarder) foldInner(m *forwardMove, lo int, keys []int32) error {
 		}
 	case m.kind == moveCapture && m.sow.Banked == 0 && !f.s.v.CapturesFacing(0):
 		for j := range keys {
-			if position.Pit(t.rows[lo+j], m.facing) != 0 {
+			if f.s.v.CapturesFacing(position.Pit(t.rows[lo+j], m.facing)) {
 				continue // it captures: an exit
 			}
 			key, err := f.innerChild(t.own[lo+j] + m.inner)
@@ -542,16 +537,16 @@ func (f *forwarder) exitChild(m *forwardMove, t *rowTable, b int) (key int32, ok
 	case moveAgainOver:
 		return f.exitKey(m.sow.Banked, true, m.layer, m.k+ix.oppRank(opp, m.ownSeed)), true
 	}
-	facing := position.Pit(opp, m.facing)
-	if !f.s.v.CapturesFacing(facing) {
+	if !f.s.v.CapturesFacing(position.Pit(opp, m.facing)) {
 		if m.sow.Banked == 0 {
 			return 0, false // the seed stays: an in-layer move
 		}
 		return f.exitKey(m.sow.Banked, false, m.layer, ix.ownRank(opp)+m.inner), true
 	}
-	captured := m.sow.Banked + m.taken + facing
-	rest := opp &^ (0xff << (8 * uint(m.facing)))
-	rank := ix.ownRank(rest) + ix.oppRank(m.cleared, m.oppSeed-facing)
+	// The capture is position's rule (Variant.Finish), not a copy: the
+	// child is (oppAfter, ownAfter), the turn passing over.
+	ownAfter, oppAfter, captured := f.s.v.Finish(m.sow, t.rows[b])
+	rank := ix.ownRank(oppAfter) + ix.oppRank(ownAfter, n-captured-position.RowSeeds(ownAfter))
 	return f.exitKey(captured, false, n-captured, rank), true
 }
 

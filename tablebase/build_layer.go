@@ -170,6 +170,28 @@ func (s *layerSolver) forParts(ctx context.Context, fn func(part int, lo, hi int
 	return g.Wait()
 }
 
+// forRanges runs fn over the layer split into s.partitions part ranges
+// (partRanges), one goroutine a part, each over its own range in chunks.
+func (s *layerSolver) forRanges(ctx context.Context, fn func(lo, hi int64) error) error {
+	g, ctx := errgroup.WithContext(ctx)
+	span := partRanges(s.size, s.partitions)
+	for t := range int64(s.partitions) {
+		lo, hi := min(t*span, s.size), min((t+1)*span, s.size)
+		g.Go(func() error {
+			for c := lo; c < hi; c += chunkSize {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if err := fn(c, min(c+chunkSize, hi)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
 // errInDegree reports a position with more than 65535 predecessors,
 // which no variant comes near (about pits x seeds + 1 at most).
 var errInDegree = errors.New("a position has too many predecessors for the graph's counters")
@@ -200,7 +222,10 @@ func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
 		return err
 	}
 	var err error
-	if indeg == nil {
+	if indeg == nil && s.partitions > 1 {
+		// A layer built in parts: each part scans its own range.
+		err = s.forRanges(ctx, func(lo, hi int64) error { return scanChunk(lo, hi, nil) })
+	} else if indeg == nil {
 		// No counters to keep apart: the workers take chunks as they
 		// go, so both stay busy to the end (a fixed split in halves left
 		// one idle while the other finished the costlier half).

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -29,9 +31,30 @@ func MemoryPositions(v *position.Variant, maxSeeds int) int64 {
 	return total
 }
 
+// MemoryBytes is the memory, in bytes, that a Memory of v up to maxSeeds
+// holds when built: three bytes a position, its value and its distance
+// (the build's scratch space for the top layer comes on top while it runs).
+func MemoryBytes(v *position.Variant, maxSeeds int) int64 {
+	return 3 * MemoryPositions(v, maxSeeds)
+}
+
+// MemoryFits returns the largest seed count, at most v.Total(), whose
+// Memory of v fits in budget bytes (MemoryBytes); -1 when not even layer 0
+// does.
+func MemoryFits(v *position.Variant, budget int64) int {
+	n := -1
+	for n < min(v.Total(), maxLayer) && MemoryBytes(v, n+1) <= budget {
+		n++
+	}
+	return n
+}
+
 // BuildMemory computes v's layers 0..maxSeeds by retrograde analysis in
 // memory, on threads goroutines (0: all cores). It returns ctx's error if
-// cancelled, or an error for a maxSeeds outside 0..v.Total().
+// cancelled, or an error for a maxSeeds outside 0..v.Total() or whose
+// layers (MemoryBytes) need more memory than a build may use
+// (DefaultMemBytes), before any work, rather than growing until the
+// machine runs out.
 func BuildMemory(ctx context.Context, v *position.Variant, maxSeeds, threads int) (*Memory, error) {
 	if maxSeeds < 0 || maxSeeds > min(v.Total(), maxLayer) {
 		return nil, fmt.Errorf("max seeds %d: want 0..%d for %s", maxSeeds, min(v.Total(), maxLayer), v.Name)
@@ -39,9 +62,13 @@ func BuildMemory(ctx context.Context, v *position.Variant, maxSeeds, threads int
 	if err := buildable(v); err != nil {
 		return nil, err
 	}
+	if need, budget := MemoryBytes(v, maxSeeds), DefaultMemBytes(); need > budget {
+		return nil, fmt.Errorf("%s in memory up to %d seeds: %d positions need about %s, more than the %s a build may use; up to %d seeds fit",
+			v.Name, maxSeeds, MemoryPositions(v, maxSeeds), humanize.IBytes(uint64(need)), humanize.IBytes(uint64(budget)), MemoryFits(v, budget))
+	}
 	b := &builder{v: v, ix: NewIndex(v.Pits), opts: withDefaults(BuildOptions{MaxSeeds: maxSeeds, Threads: threads})}
 	for n := 0; n <= maxSeeds; n++ {
-		res, err := b.solve(ctx, n, b.ix.Size(n))
+		res, err := b.solve(ctx, n)
 		if err != nil {
 			return nil, fmt.Errorf("layer %d: %w", n, err)
 		}

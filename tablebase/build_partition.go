@@ -2,95 +2,174 @@ package tablebase
 
 import (
 	"context"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 )
 
 // Partitioned layers: the shape of a build spread over machines
-// (docs/distributed-build.md). A layer's ranks are split into equal
-// ranges, each owned by one part, which alone reads and writes the
-// propagation state of its positions. Propagation runs in rounds, one a
-// distance level of a threshold: each part expands its own frontier
-// (the positions it resolved in the last round), sorting the resulting
-// updates by the owner of each predecessor into one batch per owner;
-// the batches are exchanged (the barrier of the round); then each part
-// applies the batches it received to its own positions, which gives its
-// next frontier. Only the exchange crosses parts, so it is the interface
-// a multi-machine build implements; here the parts are goroutines and
-// the exchange hands slices over in memory.
+// (docs/distributed-build.md). A layer's ranks are split into ranges
+// aligned to blocks (BlockSize), range t owned by part (rank) t, which
+// alone scans, seeds, reads and writes the positions of its range: their
+// exits, counts and propagation state. Each part runs the same loop on
+// its own (as an MPI rank would): propagation goes in rounds, one a
+// distance level of a threshold, and in each the part expands its own
+// frontier (the positions it resolved in the last round), sorting the
+// updates by the owner of each predecessor into one batch per owner,
+// hands its batches to the Exchange (the round's barrier), and applies
+// the batches it received, which gives its next frontier; a global sum of
+// the frontiers' sizes (Exchange.Sum) tells every part together whether
+// the threshold goes on. Only the Exchange crosses parts: it is the
+// interface a multi-machine build implements; here the parts are
+// goroutines (localRanks) and a batch changes hands without a copy.
+//
+// Not yet per range: the lower layers' values (every part reads them from
+// the build's memory or store rather than asking their owners), and the
+// encoding and storing of the layer, which here read the parts' ranges of
+// one state array.
 
-// Batch is what one part sends another in a round: the predecessors,
-// all owned by the receiver, that a move into a resolved position wins
-// (their move leads to a position lost for its mover) and those for which
-// it is one more move known to lose. A predecessor appears once per move.
+// Batch is what one part sends another in a round: the predecessors, all
+// owned by the receiver and given relative to the start of its range (so
+// that they stay 32-bit while a range is under 2^32 ranks, whatever the
+// layer's size), that a move into a resolved position wins (their move
+// leads to a position lost for its mover) and those for which it is one
+// more move known to lose. A predecessor appears once per move.
 type Batch struct {
 	Win, Lose []uint32
 }
 
-// Exchange delivers a round's batches: out[from][to] is what part from
-// sends part to. It returns in[to], the batches each part received, and
-// returns only when every part has sent (the round's barrier). An
-// implementation across machines sends the batches over the network and
-// waits for the others'.
+// Exchange is the transport between the parts of a layer. Every part
+// calls each method once a round, with its own part number; a call
+// returns only when every part has made it (the round's barrier), or with
+// ctx's error (or the transport's) when one never will.
 type Exchange interface {
-	Exchange(ctx context.Context, out [][]Batch) ([][]Batch, error)
+	// Exchange sends out[to] to part to, for every part, and returns
+	// in[from], what part received from each.
+	Exchange(ctx context.Context, part int, out []Batch) ([]Batch, error)
+	// Sum returns the sum of x over every part.
+	Sum(ctx context.Context, part int, x int64) (int64, error)
 }
 
-// localExchange is the in-process Exchange: the parts are goroutines of
-// one build, and a batch changes hands without a copy.
-type localExchange struct{}
+// localRanks is the in-process Exchange of parts that are goroutines of
+// one build: the batches are handed over in memory.
+type localRanks struct {
+	parts int
+	out   [][]Batch // out[from], the round's batches
+	sums  []int64
+	bar   *barrier
+}
 
-func (localExchange) Exchange(ctx context.Context, out [][]Batch) ([][]Batch, error) {
-	in := make([][]Batch, len(out))
-	for from := range out {
-		for to, b := range out[from] {
-			in[to] = append(in[to], b)
-		}
+func newLocalRanks(parts int) *localRanks {
+	return &localRanks{parts: parts, out: make([][]Batch, parts), sums: make([]int64, parts), bar: newBarrier(parts)}
+}
+
+func (l *localRanks) Exchange(ctx context.Context, part int, out []Batch) ([]Batch, error) {
+	l.out[part] = out
+	if err := l.bar.wait(ctx); err != nil { // every part has sent
+		return nil, err
 	}
-	return in, ctx.Err()
+	in := make([]Batch, l.parts)
+	for from := range in {
+		in[from] = l.out[from][part]
+	}
+	// The slots are written again next round only after every part has
+	// read its batches.
+	return in, l.bar.wait(ctx)
 }
 
-// partitioned runs propagation over parts rank ranges exchanging batches
-// through ex. The result equals propagate's: rounds are the same
-// distance levels, and within a round the order of updates does not
-// matter.
-type partitioned struct {
-	s        *layerSolver
-	g        *graph
-	state    []uint32
-	parts    int
-	partSize int64
-	ex       Exchange
+func (l *localRanks) Sum(ctx context.Context, part int, x int64) (int64, error) {
+	l.sums[part] = x
+	if err := l.bar.wait(ctx); err != nil {
+		return 0, err
+	}
+	total := int64(0)
+	for _, s := range l.sums {
+		total += s
+	}
+	return total, l.bar.wait(ctx)
 }
 
-// owner returns the part that owns rank p.
-func (pp *partitioned) owner(p uint32) int { return int(int64(p) / pp.partSize) }
+// barrier makes parts goroutines wait for each other, round after round;
+// a wait ends early with ctx's error (a part that failed cancels the
+// others' context, so none waits forever for it).
+type barrier struct {
+	mu      sync.Mutex
+	parts   int
+	arrived int
+	gen     chan struct{} // closed when the current round is complete
+}
 
-// bounds returns part t's ranks [lo, hi).
-func (pp *partitioned) bounds(t int) (int64, int64) {
-	return min(int64(t)*pp.partSize, pp.s.size), min(int64(t+1)*pp.partSize, pp.s.size)
+func newBarrier(parts int) *barrier { return &barrier{parts: parts, gen: make(chan struct{})} }
+
+func (b *barrier) wait(ctx context.Context) error {
+	b.mu.Lock()
+	gen := b.gen
+	if b.arrived++; b.arrived == b.parts {
+		b.arrived, b.gen = 0, make(chan struct{})
+		close(gen)
+	}
+	b.mu.Unlock()
+	select {
+	case <-gen:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// partRanges returns the size of each part's range of a layer of size
+// positions in parts parts: the least multiple of BlockSize that covers
+// the layer in parts ranges, so that no block straddles two parts (the
+// last range is shorter, and parts beyond the layer's end are empty).
+func partRanges(size int64, parts int) int64 {
+	per := (size + int64(parts) - 1) / int64(parts)
+	return (per + BlockSize - 1) / BlockSize * BlockSize
+}
+
+// rankPart is one part of a partitioned layer: its range [lo, hi).
+type rankPart struct {
+	s      *layerSolver
+	g      *graph
+	state  []uint32 // the layer's state; the part touches only [lo, hi)
+	t      int
+	lo, hi int64
+	span   int64 // every part's range size (partRanges)
+	parts  int
+	ex     Exchange
+}
+
+// owner returns the part that owns rank p, and p relative to its range.
+func (r *rankPart) owner(p uint32) (int, uint32) {
+	t := int64(p) / r.span
+	return int(t), uint32(int64(p) - t*r.span)
 }
 
 // propagateLayer resolves the layer on its predecessor graph (nil: by
 // un-sowing): with the state shared by the threads (propagate), or split
-// into s.partitions rank ranges exchanging batches in memory when that is
-// above 1.
+// into s.partitions parts exchanging batches in memory when that is above
+// 1 (propagateParts).
 func (s *layerSolver) propagateLayer(ctx context.Context, g *graph) ([]uint32, error) {
 	if s.partitions > 1 {
-		return s.propagateParts(ctx, g, s.partitions, localExchange{})
+		return s.propagateParts(ctx, g, s.partitions, newLocalRanks(s.partitions))
 	}
 	return s.propagate(ctx, g)
 }
 
-// propagateParts is propagate with the layer split into parts owned
-// ranges (see above).
+// propagateParts is propagate with the layer split into parts ranges,
+// each part a goroutine running its own rounds through ex. The result
+// equals propagate's: the rounds are the same distance levels, and within
+// a round the order of the updates does not matter.
 func (s *layerSolver) propagateParts(ctx context.Context, g *graph, parts int, ex Exchange) ([]uint32, error) {
 	state := s.initState()
-	pp := &partitioned{s: s, g: g, state: state, parts: parts, partSize: (s.size + int64(parts) - 1) / int64(parts), ex: ex}
-	for k := int8(s.n); k >= 1; k-- {
-		if err := pp.threshold(ctx, k); err != nil {
-			return nil, err
-		}
+	span := partRanges(s.size, parts)
+	eg, ctx := errgroup.WithContext(ctx)
+	for t := range parts {
+		r := &rankPart{s: s, g: g, state: state, t: t, lo: min(int64(t)*span, s.size), hi: min(int64(t+1)*span, s.size),
+			span: span, parts: parts, ex: ex}
+		eg.Go(func() error { return r.run(ctx) })
+	}
+	if err := eg.Wait(); err != nil {
+		return nil, err
 	}
 	s.exit = nil
 	freeLarge(s.size)
@@ -98,89 +177,84 @@ func (s *layerSolver) propagateParts(ctx context.Context, g *graph, parts int, e
 	return state, nil
 }
 
-// threshold is one threshold's rounds, level by level as in
-// layerSolver.threshold; each part seeds its own range.
-func (pp *partitioned) threshold(ctx context.Context, k int8) error {
-	now, later := make([]frontier, pp.parts), make([]frontier, pp.parts)
-	pp.each(ctx, func(t int) {
-		lo, hi := pp.bounds(t)
-		now[t], later[t] = pp.s.seedRange(lo, hi, k, pp.state)
-	})
-	for level := 0; pending(now) || pending(later); level++ {
-		if level >= MaxDistance {
-			return errDistance
+// run is a part's whole propagation: thresholds k = n down to 1.
+func (r *rankPart) run(ctx context.Context) error {
+	for k := int8(r.s.n); k >= 1; k-- {
+		if err := r.threshold(ctx, k); err != nil {
+			return err
 		}
-		pp.s.rounds++
-		out := make([][]Batch, pp.parts)
-		pp.each(ctx, func(t int) { out[t] = pp.expand(now[t], k) })
-		in, err := pp.ex.Exchange(ctx, out)
+	}
+	return nil
+}
+
+// threshold is one threshold's rounds for this part, level by level as in
+// layerSolver.threshold: the part seeds its own range, then expands,
+// exchanges and applies until no part has anything left.
+func (r *rankPart) threshold(ctx context.Context, k int8) error {
+	now, later := r.s.seedRange(r.lo, r.hi, k, r.state)
+	for level := 0; ; level++ {
+		left, err := r.ex.Sum(ctx, r.t, int64(now.len()+later.len()))
 		if err != nil {
 			return err
 		}
-		pp.each(ctx, func(t int) {
-			now[t] = pp.apply(in[t], k, uint16(level+1))
-			if level == 0 {
-				now[t], later[t] = now[t].join(later[t]), frontier{}
-			}
-		})
-	}
-	return ctx.Err()
-}
-
-// pending reports whether any part has positions left to expand.
-func pending(frontiers []frontier) bool {
-	for _, f := range frontiers {
-		if f.len() > 0 {
-			return true
+		if left == 0 {
+			return nil
+		}
+		if level >= MaxDistance {
+			return errDistance
+		}
+		if r.t == 0 {
+			r.s.rounds++
+		}
+		in, err := r.ex.Exchange(ctx, r.t, r.expand(now))
+		if err != nil {
+			return err
+		}
+		now = r.apply(in, k, uint16(level+1))
+		if level == 0 {
+			now, later = now.join(later), frontier{}
 		}
 	}
-	return false
 }
 
-// each runs fn for every part on the build's threads.
-func (pp *partitioned) each(ctx context.Context, fn func(t int)) {
-	g, _ := errgroup.WithContext(ctx)
-	g.SetLimit(pp.s.threads)
-	for t := range pp.parts {
-		g.Go(func() error { fn(t); return nil })
-	}
-	_ = g.Wait()
-}
-
-// expand is one part's side of a round: the updates its frontier sends to
-// the owners of the predecessors.
-func (pp *partitioned) expand(now frontier, k int8) []Batch {
-	out := make([]Batch, pp.parts)
-	preds := pp.s.newPredLister(pp.g)
+// expand is the part's side of a round: the updates its frontier sends to
+// the owners of the predecessors, relative to their ranges.
+func (r *rankPart) expand(now frontier) []Batch {
+	out := make([]Batch, r.parts)
+	preds := r.s.newPredLister(r.g)
 	for i := range int64(now.len()) {
 		q, lost := now.at(i)
 		ps, keeps := preds.list(q)
 		for j, p := range ps {
-			b := &out[pp.owner(p)]
+			to, rel := r.owner(p)
+			b := &out[to]
 			if lost != (keeps != nil && keeps[j]) {
-				b.Win = append(b.Win, p)
+				b.Win = append(b.Win, rel)
 			} else {
-				b.Lose = append(b.Lose, p)
+				b.Lose = append(b.Lose, rel)
 			}
 		}
 	}
-	pp.s.prog.add(int64(now.len()))
+	r.s.prog.add(int64(now.len()))
 	return out
 }
 
-// apply is the other side: a part applies the batches it received to its
-// own positions and returns those newly resolved, at distance dist.
-func (pp *partitioned) apply(in []Batch, k int8, dist uint16) frontier {
+// apply is the other side: the part applies the batches it received to
+// its own positions and returns those newly resolved, at distance dist,
+// as ranks of the layer.
+func (r *rankPart) apply(in []Batch, k int8, dist uint16) frontier {
 	var next frontier
+	own := r.state[r.lo:r.hi]
+	base := uint32(r.lo) // the layer's ranks are under 2^32 here (MaxLayerPositions)
 	for _, b := range in {
 		for _, p := range b.Win {
-			if resolveAlone(&pp.state[p], true, k, dist) {
-				next.won = append(next.won, p)
+			if resolveAlone(&own[p], true, k, dist) {
+				next.won = append(next.won, base+p)
 			}
 		}
 		for _, p := range b.Lose {
-			if resolveAlone(&pp.state[p], false, k, dist) {
-				next.lost = append(next.lost, p)
+			if resolveAlone(&own[p], false, k, dist) {
+				next.lost = append(next.lost, base+p)
 			}
 		}
 	}

@@ -42,9 +42,12 @@
 //     build_encode.go a solved layer's blocks; build_forward.go kalah's
 //     forward pass; build_partition.go propagation over rank ranges that
 //     exchange batched updates (the seam of a build across machines,
-//     docs/distributed-build.md); build_plan.go the memory plan, the
-//     budget and the ETA; build.go Build and the builder, which decides
-//     each layer's method and memory and stores it; build_memory.go
+//     docs/distributed-build.md); build_plan.go the memory budget, the
+//     plan's figures and the ETA; build_method.go the methods behind one
+//     interface (layerMethod) and the one decision of a layer's method
+//     and memory (chooseMethod, a pure planner over the layer's shape);
+//     build.go Build and the builder, which runs each layer's plan and
+//     stores the layer; build_memory.go
 //     BuildMemory, the same layers held in memory.
 //   - probe.go: Prober, the solver.Tablebase the search probes;
 //     probe_load.go Prober.Load, lower layers' values read into memory.

@@ -18,7 +18,7 @@ func memoryLayers(t *testing.T, v *position.Variant, maxSeeds int, method Method
 	t.Helper()
 	b := &builder{v: v, ix: NewIndex(v.Pits), opts: withDefaults(BuildOptions{MaxSeeds: maxSeeds, Threads: threads, Method: method})}
 	for n := 0; n <= maxSeeds; n++ {
-		res, err := b.solve(context.Background(), n, b.ix.Size(n))
+		res, err := b.solve(context.Background(), n)
 		if err != nil {
 			t.Fatalf("%s layer %d: %v", v.Name, n, err)
 		}
@@ -169,7 +169,7 @@ func BenchmarkBuildKalah(b *testing.B) {
 func TestPlanKalah30(t *testing.T) {
 	v := lookup(t, "kalah")
 	b := &builder{s: &store{}, v: v, ix: NewIndex(v.Pits), opts: BuildOptions{MaxSeeds: 30, MemBytes: 24 << 30 / 4 * 3}}
-	if err := b.checkBudget(0); err != nil {
+	if err := b.checkLayers(0); err != nil {
 		t.Fatal(err)
 	}
 	for n := 0; n <= 30; n++ {

@@ -3,13 +3,11 @@ package tablebase
 import (
 	"context"
 	"fmt"
-	"github.com/mancala-solver/mancala/internal/testsize"
 	"os"
-	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/mancala-solver/mancala/internal/testsize"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -124,76 +122,6 @@ func TestLowerFromDisk(t *testing.T) {
 	}
 }
 
-// TestPrintChecksums prints the value and distance checksums of the
-// layers stored in $TABLEBASE_SUMS_DIR for $TABLEBASE_SUMS_VARIANT, of any
-// format: the measurement that compares a build with one made by an older
-// program. With $TABLEBASE_SUMS_BASE, a second directory of the same
-// variant built by another program (README: the builder of 1e49977), it
-// fails unless both hold the same layers with the same checksums.
-func TestPrintChecksums(t *testing.T) {
-	dir, name := os.Getenv("TABLEBASE_SUMS_DIR"), os.Getenv("TABLEBASE_SUMS_VARIANT")
-	if dir == "" || name == "" {
-		t.Skip("set TABLEBASE_SUMS_DIR and TABLEBASE_SUMS_VARIANT")
-	}
-	v := lookup(t, name)
-	var values, dist, positions int64
-	layers := completeLayers(t, dir, v)
-	for _, info := range layers {
-		fmt.Printf("%s layer %d: %d positions, values %016x, distances %016x, method %s, %.1f s\n", name, info.Seeds, info.Positions, info.Checksum, info.DistanceChecksum, info.Method, info.Seconds)
-		values, dist, positions = values+info.StoredBytes, dist+info.DistanceBytes, positions+info.Positions
-	}
-	fmt.Printf("%s: %d positions, values %.3f bytes a position, distances %.3f\n", name, positions,
-		float64(values)/float64(positions), float64(dist)/float64(positions))
-	if base := os.Getenv("TABLEBASE_SUMS_BASE"); base != "" {
-		if diff := checksumDiff(layers, completeLayers(t, base, v)); diff != "" {
-			t.Errorf("%s in %s against %s: %s", name, dir, base, diff)
-		} else {
-			fmt.Printf("%s: all %d layers' values and distances agree with %s\n", name, len(layers), base)
-		}
-	}
-}
-
-// checksumDiff describes how two builds' layers differ in number, size or
-// value and distance checksums; "" when they agree.
-func checksumDiff(got, want []LayerInfo) string {
-	if len(got) != len(want) {
-		return fmt.Sprintf("%d layers, want %d", len(got), len(want))
-	}
-	var diffs []string
-	for i, g := range got {
-		w := want[i]
-		if g.Positions != w.Positions || g.Checksum != w.Checksum || g.DistanceChecksum != w.DistanceChecksum {
-			diffs = append(diffs, fmt.Sprintf("layer %d: %d positions, values %016x, distances %016x; want %d, %016x, %016x",
-				g.Seeds, g.Positions, g.Checksum, g.DistanceChecksum, w.Positions, w.Checksum, w.DistanceChecksum))
-		}
-	}
-	return strings.Join(diffs, "; ")
-}
-
-// TestChecksumDiff: the comparison of TestPrintChecksums finds a layer
-// whose values, distances or size differ, and a missing layer.
-func TestChecksumDiff(t *testing.T) {
-	base := []LayerInfo{{Seeds: 0, Positions: 1, Checksum: 1, DistanceChecksum: 2}, {Seeds: 1, Positions: 12, Checksum: 3, DistanceChecksum: 4}}
-	same := slices.Clone(base)
-	if d := checksumDiff(same, base); d != "" {
-		t.Errorf("equal builds: %s", d)
-	}
-	for _, change := range []func(*LayerInfo){
-		func(l *LayerInfo) { l.Checksum++ },
-		func(l *LayerInfo) { l.DistanceChecksum++ },
-		func(l *LayerInfo) { l.Positions++ },
-	} {
-		other := slices.Clone(base)
-		change(&other[1])
-		if d := checksumDiff(other, base); !strings.Contains(d, "layer 1:") {
-			t.Errorf("a changed layer 1: %q", d)
-		}
-	}
-	if d := checksumDiff(base[:1], base); d == "" {
-		t.Error("a missing layer went unnoticed")
-	}
-}
-
 // TestPlanAwari30: on a machine of 24 GiB (the default budget, 3/4 of
 // it), every layer of awari to 30 seeds is planned by un-sowing within
 // the budget, layer 30 reading the lowest of the layers below it from
@@ -201,12 +129,12 @@ func TestChecksumDiff(t *testing.T) {
 func TestPlanAwari30(t *testing.T) {
 	v := lookup(t, "awari")
 	b := &builder{s: &store{}, v: v, ix: NewIndex(v.Pits), opts: BuildOptions{MaxSeeds: 30, MemBytes: 24 << 30 / 4 * 3}}
-	if err := b.checkBudget(0); err != nil {
+	if err := b.checkLayers(0); err != nil {
 		t.Fatal(err)
 	}
 	for n := 0; n <= 30; n++ {
 		p := b.plan(n, 3.3)
-		_, lower, disk := b.unsowMemory(n)
+		_, lower, disk := b.shape(n, 3.3).unsowMemory()
 		if p.Method != "unsow" || p.MemBytes > b.opts.MemBytes {
 			t.Errorf("layer %d: %s, %d bytes of %d", n, p.Method, p.MemBytes, b.opts.MemBytes)
 		}
@@ -237,7 +165,7 @@ func TestPlanLowerTiers(t *testing.T) {
 		v := lookup(t, c.name)
 		b := &builder{s: &store{}, v: v, ix: NewIndex(v.Pits), opts: BuildOptions{MaxSeeds: 30, MemBytes: 24 << 30 / 4 * 3}}
 		own := int64(c.ownPerSeed * float64(b.ix.Size(c.n)))
-		p := b.planLower(c.n, own)
+		p := b.shape(c.n, 3.3).planLower(own)
 		var held, want []int
 		for m, in := range p.inMem {
 			if in {
@@ -279,7 +207,7 @@ func TestLowerTiered(t *testing.T) {
 			reach := seeds - v.LeastCapture()
 			mem := c.own(ix.Size(seeds)) + ix.Size(reach) + minLowerCache + ix.Size(reach-1)/4
 			b := &builder{s: &store{}, v: v, ix: ix, opts: BuildOptions{MaxSeeds: seeds, MemBytes: mem}}
-			p := b.planLower(seeds, c.own(ix.Size(seeds)))
+			p := b.shape(seeds, 3.3).planLower(c.own(ix.Size(seeds)))
 			if !p.disk() || !p.inMem[reach] || p.inMem[reach-1] || p.inMem[0] {
 				t.Fatalf("layer %d, budget %d: held %v, cache %d; want layer %d alone held", seeds, mem, p.inMem, p.cache, reach)
 			}
@@ -304,12 +232,12 @@ func TestSplitScan(t *testing.T) {
 			ix := NewIndex(v.Pits)
 			mem := unsowOwnBytes(ix.Size(seeds)) + ix.Size(seeds-1)/2
 			b := &builder{s: &store{}, v: v, ix: ix, opts: BuildOptions{MaxSeeds: seeds, MemBytes: mem}}
-			if !b.planLower(seeds, unsowOwnBytes(ix.Size(seeds))).disk() {
+			if !b.shape(seeds, 3.3).planLower(unsowOwnBytes(ix.Size(seeds))).disk() {
 				t.Fatalf("layer %d, budget %d: one scan holds every lower layer; want some on disk", seeds, mem)
 			}
 			for n := 0; n <= seeds; n++ {
-				if _, split := b.splitScan(n); split != (n == seeds) || !b.useUnsow(n) {
-					t.Fatalf("layer %d, budget %d: split %v, un-sows %v; want split only at %d", n, mem, split, b.useUnsow(n), seeds)
+				if _, split := b.shape(n, 3.3).splitScan(); split != (n == seeds) || !(b.plan(n, 3.3).Method == "unsow") {
+					t.Fatalf("layer %d, budget %d: split %v, un-sows %v; want split only at %d", n, mem, split, (b.plan(n, 3.3).Method == "unsow"), seeds)
 				}
 			}
 			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)

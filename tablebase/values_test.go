@@ -186,7 +186,7 @@ func TestMemoryBudget(t *testing.T) {
 	}
 	v = lookup(t, "awari")
 	stats, err = Build(context.Background(), t.TempDir(), v, BuildOptions{MaxSeeds: 9, MemBytes: 100_000})
-	if err == nil || !strings.Contains(err.Error(), "layer 7: a memory budget of 100000 bytes is too small") {
+	if err == nil || !strings.Contains(err.Error(), "layer 7: a memory budget of 98 KiB is too small") {
 		t.Errorf("build with 100 kB: %v", err)
 	}
 	if len(stats.Layers) != 0 {

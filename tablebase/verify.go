@@ -65,7 +65,8 @@ var ErrInconsistent = errors.New("tablebase is inconsistent")
 // damaged files or metadata, which says how to repair them; the layers
 // above a damaged one are not checked; or, before anything is read, a
 // *MemoryError when the layers up to opts.To (VerifyMemBytes) need more
-// memory than the machine has. The equations hold for the true
+// memory than the machine has, or a *RangeError when opts.From or opts.To
+// lies above the top complete layer or From above To. The equations hold for the true
 // values but also for some wrong ones inside cycles; the tests compare
 // the values themselves with independent references.
 func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOptions) ([]LayerCheck, error) {
@@ -82,6 +83,9 @@ func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOpt
 	opts.Threads = withDefaults(BuildOptions{Threads: opts.Threads}).Threads
 	ix := NewIndex(v.Pits)
 	layers := complete(infos)
+	if err := checkVerifyRange(opts, len(layers)-1); err != nil {
+		return nil, err
+	}
 	if opts.To > 0 && opts.To < len(layers) {
 		layers = layers[:opts.To+1]
 		if dmg := (*DamageError)(nil); errors.As(damage, &dmg) && dmg.Seeds > opts.To {
@@ -126,6 +130,36 @@ func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOpt
 		first = damage
 	}
 	return checks, first
+}
+
+// RangeError is Verify's refusal of layers it cannot check: From or To
+// above Top, the tablebase's top complete layer, or From above To, where
+// a verify would check nothing it was asked to and still pass.
+type RangeError struct {
+	From, To int // as in VerifyOptions (To 0: the top)
+	Top      int // the top complete layer; -1: none
+}
+
+func (e *RangeError) Error() string {
+	switch {
+	case e.To > 0 && e.From > e.To:
+		return fmt.Sprintf("layers from %d up to %d: the first is above the last, nothing to re-derive", e.From, e.To)
+	case e.To > e.Top:
+		return fmt.Sprintf("layers up to %d: the tablebase's complete layers are 0..%d", e.To, e.Top)
+	}
+	return fmt.Sprintf("layers from %d up: the tablebase's complete layers are 0..%d, nothing to re-derive", e.From, e.Top)
+}
+
+// checkVerifyRange returns a *RangeError when opts asks for layers that
+// top, the top complete layer, does not reach, or From lies above To.
+func checkVerifyRange(opts VerifyOptions, top int) error {
+	if top < 0 { // nothing built: Verify's caller reports the missing tablebase
+		return nil
+	}
+	if opts.From > top || opts.To > top || opts.To > 0 && opts.From > opts.To {
+		return &RangeError{From: opts.From, To: opts.To, Top: top}
+	}
+	return nil
 }
 
 // VerifyMemBytes is the memory, in bytes, that verifying layers 0..top

@@ -15,7 +15,7 @@
 // order, and a list of moves is written together ("AfCb"). A pass has no
 // letter: the next letter's case says who moves. A fen is the 12 pit
 // counts (A..F, a..f), South's store, North's store (the captures) and S
-// or N, joined by "-" (ParseFEN), 48 seeds in all.
+// or N, joined by "-" (position.ParseFEN), 48 seeds in all.
 //
 // A search answers with info lines (depth, score cp S, nodes, time in ms,
 // pv as letters together) and then bestmove M [ponder M], or bestmove 0000

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"strconv"
@@ -138,7 +139,7 @@ func (e *Engine) Run(ctx context.Context, in io.Reader) error {
 // Close stops any search, waiting for its bestmove, and closes the
 // tablebases.
 func (e *Engine) Close() error {
-	e.stop()
+	e.stopSearch() // quietly: quit after a finished search is not a stop without a search
 	return e.closeOracle()
 }
 
@@ -160,7 +161,7 @@ var commands = map[string]func(e *Engine, args []string){
 	"ucinewgame": (*Engine).cmdNewGame,
 	"position":   (*Engine).cmdPosition,
 	"go":         (*Engine).cmdGo,
-	"stop":       func(e *Engine, _ []string) { e.stop() },
+	"stop":       (*Engine).cmdStop,
 	"ponderhit":  (*Engine).cmdPonderHit,
 	"wait":       func(e *Engine, _ []string) { e.wait() },
 }
@@ -340,8 +341,11 @@ func (e *Engine) setTBDir(dir string) error {
 		dir = ""
 	}
 	if dir != "" {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return fmt.Errorf("%q is not a directory", dir)
+		// The words of the commands' --tb check (cmd's checkTBDir).
+		if st, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: no such directory", dir)
+		} else if err != nil || !st.IsDir() {
+			return fmt.Errorf("%s: not a directory", dir)
 		}
 	}
 	e.cfg.TBDir, e.cfg.NoTB = dir, false
@@ -394,7 +398,7 @@ func (e *Engine) parsePosition(args []string) (*line, error) {
 		if len(rest) == 0 || rest[0] == "moves" {
 			return nil, errors.New("fen without a position")
 		}
-		s, err := ParseFEN(v, rest[0])
+		s, err := position.ParseFEN(v, rest[0])
 		if err != nil {
 			return nil, err
 		}

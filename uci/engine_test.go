@@ -83,7 +83,7 @@ func TestGoDepth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "bestmove " + southLetters[a.PV[0]-1:a.PV[0]] + " ponder " + northLetters[a.PV[1]-1:a.PV[1]]
+	want := "bestmove " + "ABCDEF"[a.PV[0]-1:a.PV[0]] + " ponder " + "abcdef"[a.PV[1]-1:a.PV[1]]
 	if got := lines[len(lines)-2]; got != want {
 		t.Errorf("%q, want %q (the oracle's principal variation %v)", got, want, a.PV)
 	}
@@ -95,7 +95,7 @@ func TestGoDepth(t *testing.T) {
 func TestProvenLoss(t *testing.T) {
 	lines := transcript(t, "oware-own", "position fen 0-0-0-0-0-2-0-0-0-0-0-0-23-23-S\ngo depth 5\nwait\n")
 	n := len(lines)
-	if n < 3 || lines[n-1] != "bestmove F" || lines[n-2] != "info string exact value -2" ||
+	if n < 3 || lines[n-1] != "bestmove F" || lines[n-2] != "info string exact value -2, final score 23-25 with best play: player 2 wins by 2" ||
 		!regexp.MustCompile(`^info depth \d+ score cp -2500( nodes \d+)? pv F$`).MatchString(lines[n-3]) {
 		t.Errorf("got %q", lines)
 	}
@@ -168,10 +168,10 @@ func TestVariantRepetitionRule(t *testing.T) {
 	const fen = "position fen 1-0-0-0-0-1-0-0-0-0-0-0-23-23-S\ngo depth 40\nwait\n"
 	own := transcript(t, "oware-own", fen)
 	plain := transcript(t, "oware-own", "setoption name Variant value oware\n"+fen)
-	if last(own, "info string") != "info string exact value 2" || !strings.Contains(last(own, "info depth"), "score cp 2500") {
+	if !strings.HasPrefix(last(own, "info string"), "info string exact value 2, final score 25-23 with best play: player 1 wins by 2") || !strings.Contains(last(own, "info depth"), "score cp 2500") {
 		t.Errorf("oware-own: %q", own)
 	}
-	if last(plain, "info string") != "info string exact value 0" || !strings.Contains(last(plain, "info depth"), "score cp 0") {
+	if !strings.HasPrefix(last(plain, "info string"), "info string exact value 0, final score ") || !strings.HasSuffix(last(plain, "info string"), "a draw") || !strings.Contains(last(plain, "info depth"), "score cp 0") {
 		t.Errorf("oware: %q", plain)
 	}
 }
@@ -229,5 +229,25 @@ func TestTablebaseOfAnotherVariant(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if strings.Contains(out.String(), "error") || last(lines, "info depth 3") == "" || !strings.HasPrefix(last(lines, "bestmove"), "bestmove ") {
 		t.Errorf("got %q", lines)
+	}
+}
+
+// TestQuitAfterWaitIsQuiet: quit after a search that ended (wait) stops
+// nothing and says nothing, even under debug, while a stop without a
+// search still says so (issue 43, defect 11: `info string stop: not
+// searching` after wait then quit).
+func TestQuitAfterWaitIsQuiet(t *testing.T) {
+	lines := transcript(t, "oware-own", "debug on\nisready\ngo depth 2\nwait\nquit\n")
+	for _, l := range lines {
+		if strings.Contains(l, "not searching") {
+			t.Errorf("quit after wait said %q; all: %q", l, lines)
+		}
+	}
+	if !strings.HasPrefix(lines[len(lines)-1], "bestmove ") {
+		t.Errorf("want the bestmove last, got %q", lines)
+	}
+	lines = transcript(t, "oware-own", "debug on\nstop\nquit\n")
+	if last(lines, "info string") != "info string stop: not searching" {
+		t.Errorf("stop without a search: %q", lines)
 	}
 }

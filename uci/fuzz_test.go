@@ -37,7 +37,7 @@ func FuzzHandle(f *testing.F) {
 			if !e.Handle(l) {
 				return // quit
 			}
-			e.stop()
+			e.stopSearch()
 		}
 		if !e.Handle("isready") {
 			t.Fatal("isready ended the session")

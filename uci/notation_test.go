@@ -21,37 +21,11 @@ func TestLinePlay(t *testing.T) {
 	if got, want := l.game.Setup.String(), "oware:0,6,0,7,6,5/5,0,6,5,5,1:1:0-2"; got != want {
 		t.Errorf("after AfCb: %s, want %s", got, want)
 	}
-	if got := FormatFEN(l.game.Setup); got != "0-6-0-7-6-5-5-0-6-5-5-1-0-2-S" {
+	if got := position.FormatFEN(l.game.Setup); got != "0-6-0-7-6-5-5-0-6-5-5-1-0-2-S" {
 		t.Errorf("fen %s", got)
 	}
 	if len(l.game.Line) != 4 {
 		t.Errorf("a line of %d plies, want 4", len(l.game.Line))
-	}
-}
-
-func TestParseFEN(t *testing.T) {
-	v, _ := position.Lookup("oware-own")
-	s, err := ParseFEN(v, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S")
-	if err != nil || s.Position != v.Start() || !s.CapturesKnown {
-		t.Errorf("start: %v %v", s, err)
-	}
-	s, err = ParseFEN(v, "0-0-0-0-0-2-0-0-0-0-0-1-22-23-N")
-	if err != nil || s.String() != "oware-own:0,0,0,0,0,2/0,0,0,0,0,1:2:22-23" {
-		t.Errorf("North to move: %v %v", s, err)
-	}
-	if got := FormatFEN(s); got != "0-0-0-0-0-2-0-0-0-0-0-1-22-23-N" {
-		t.Errorf("round trip: %s", got)
-	}
-	for fen, want := range map[string]string{
-		"4-4-4-4-4-4-4-4-4-4-4-4-0-0":    "has 14 fields, want 15",
-		"4-4-4-4-4-4-4-4-4-4-4-4-0-0-X":  `side "X", want S or N`,
-		"4-4-4-4-4-4-4-4-4-4-4-x-0-0-S":  `field 12, "x", is not a seed count`,
-		"4-4-4-4-4-4-4-4-4-4-4-4-1-0-S":  "49",
-		"4-4-4-4-4-4-4-4-4-4-4--4-0-0-S": "has 16 fields",
-	} {
-		if _, err := ParseFEN(v, fen); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v, want an error with %q", fen, err, want)
-		}
 	}
 }
 

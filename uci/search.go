@@ -193,7 +193,7 @@ func (e *Engine) search(ctx context.Context, or *oracle.Oracle, l *line, opts or
 	} else {
 		e.out.send(infoLine(l, a))
 		if a.Exact {
-			e.out.send(fmt.Sprintf("info string exact value %d", a.Value))
+			e.out.send(fmt.Sprintf("info string exact value %d%s", a.Value, resultWords(a.Result)))
 		}
 		best = answerMove(l, a)
 	}
@@ -228,8 +228,17 @@ func (e *Engine) answerAt(r *running, move string) {
 	e.out.send("bestmove " + move)
 }
 
-// stop ends the search under way, if any, and waits for its bestmove.
-func (e *Engine) stop() {
+// cmdStop is the stop command: stop, saying under debug when there was no
+// search to stop.
+func (e *Engine) cmdStop(_ []string) {
+	if !e.stopSearch() {
+		e.debugf("stop: not searching")
+	}
+}
+
+// stopSearch stops the search under way, if any, and waits for its
+// bestmove; it reports whether there was one.
+func (e *Engine) stopSearch() bool {
 	e.mu.Lock()
 	r, last := e.run, e.last
 	e.run = nil
@@ -238,12 +247,12 @@ func (e *Engine) stop() {
 		if last != nil {
 			<-last.done // a bestmove being sent goes out before anything after stop
 		}
-		e.debugf("stop: not searching")
-		return
+		return false
 	}
 	r.cancel()
 	r.let()
 	<-r.done
+	return true
 }
 
 // wait blocks until the search under way, if any, has sent its bestmove
@@ -292,7 +301,7 @@ func (e *Engine) progressFunc(l *line) func(solver.Progress) {
 			text += fmt.Sprintf(" nodes %d", pr.Nodes)
 		}
 		text += fmt.Sprintf(" time %d", pr.Elapsed.Milliseconds())
-		if m := moveLetter(p, pr.BestMove); m != "" {
+		if m := position.MoveLetter(p, pr.BestMove); m != "" {
 			text += " pv " + m
 		}
 		e.out.send(text)
@@ -304,7 +313,7 @@ func (e *Engine) progressFunc(l *line) func(solver.Progress) {
 func infoLine(l *line, a oracle.Answer) string {
 	text := fmt.Sprintf("info depth %d score cp %d nodes %d time %d", a.Depth,
 		centipawns(l.game.Setup, a.Value, a.Exact), a.Nodes, int64(a.Seconds*1000))
-	if pv := letters(l.game.Variant, l.game.Position, pits(a.PV)); pv != "" {
+	if pv := position.Letters(l.game.Variant, l.game.Position, pits(a.PV)); pv != "" {
 		text += " pv " + pv
 	}
 	return text
@@ -345,14 +354,14 @@ func pits(moves []oracle.Move) []int {
 // answerMove is the move to play from a search answer (Answer.Choice).
 func answerMove(l *line, a oracle.Answer) string {
 	if m, ok := a.Choice(); ok && m != oracle.Pass {
-		return moveLetter(l.game.Position, int(m))
+		return position.MoveLetter(l.game.Position, int(m))
 	}
 	return fallbackMove(l)
 }
 
 // ponderMove is the reply the principal variation expects to best, or "".
 func ponderMove(l *line, a oracle.Answer, best string) string {
-	pv := letters(l.game.Variant, l.game.Position, pits(a.PV))
+	pv := position.Letters(l.game.Variant, l.game.Position, pits(a.PV))
 	if len(pv) < 2 || pv[:1] != best {
 		return ""
 	}
@@ -369,7 +378,21 @@ func fallbackMove(l *line) string {
 	var buf [position.MaxPits]position.Move
 	p := l.game.Position
 	if n := l.game.Variant.Moves(p, &buf); n > 0 {
-		return moveLetter(p, int(buf[0].Pit))
+		return position.MoveLetter(p, int(buf[0].Pit))
 	}
 	return NullMove
+}
+
+// resultWords tells an exact value as the game's end, for the info string
+// that gives the value: ", final score 23-25 with best play: player 2
+// wins by 2" (oracle.Result; player 1 is South).
+func resultWords(r *oracle.Result) string {
+	if r == nil || !r.CapturesKnown {
+		return ""
+	}
+	who := "a draw"
+	if r.Winner != 0 {
+		who = fmt.Sprintf("player %d wins by %d", r.Winner, r.Margin)
+	}
+	return fmt.Sprintf(", final score %d-%d with best play: %s", r.FinalScore[0], r.FinalScore[1], who)
 }

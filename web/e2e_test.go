@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -34,16 +35,42 @@ const e2eStart = "awari:0,1,0,2,0,3/1,0,2,0,1,0:1:20-18"
 // (ply 10), as the analysis page's example.
 const e2eGame = e2eStart + " 4 1 6 1 2 2 3 4 4 3 1 6 1 4"
 
+// chromiumNames are the programs the browser test looks for, in order.
+var chromiumNames = []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"}
+
+// chromiumMissing is the line that says the browser test did not run.
+const chromiumMissing = "chromium not found (install Debian's chromium, or set MANCALA_CHROMIUM): browser test skipped"
+
+// skipNotes is where a skipped browser test says so besides t.Skip, whose
+// line `go test ./...` hides for a passing package: the terminal, when
+// there is one (nil: none).
+var skipNotes = func() io.WriteCloser {
+	tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+	if err != nil {
+		return nil
+	}
+	return tty
+}
+
+// noteOnce makes the terminal line appear once a run, not once a test.
+var noteOnce sync.Once
+
 func chromiumPath(t *testing.T) string {
 	if p := os.Getenv("MANCALA_CHROMIUM"); p != "" {
 		return p
 	}
-	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"} {
+	for _, name := range chromiumNames {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	t.Skip("chromium not found (install Debian's chromium, or set MANCALA_CHROMIUM): browser test skipped")
+	noteOnce.Do(func() {
+		if w := skipNotes(); w != nil {
+			fmt.Fprintf(w, "web: %s\n", chromiumMissing)
+			w.Close()
+		}
+	})
+	t.Skip(chromiumMissing)
 	return ""
 }
 
@@ -223,6 +250,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("kalah", func(t *testing.T) { testKalahGame(t, ctx, srv.URL, o) })
 	t.Run("kalah engine undo", func(t *testing.T) { testKalahEngineUndo(t, ctx, srv.URL, o) })
 	t.Run("analysis", func(t *testing.T) { testAnalysisPage(t, ctx, srv.URL, o) })
+	t.Run("players", func(t *testing.T) { testPlayersBoard(t, ctx, srv.URL, o) })
 	t.Run("engine", func(t *testing.T) { testEngineGame(t, ctx, srv.URL, o) })
 	if p := cons.problems(); len(p) > 0 {
 		t.Errorf("the browser console reported:\n%s", strings.Join(p, "\n"))
@@ -304,6 +332,7 @@ func testBoardPage(t *testing.T, ctx context.Context, base string, o Oracle) {
 	}
 	decode(t, answer, &want)
 	checkDistance(t, ctx, answer)
+	checkResult(t, ctx, answer)
 	after, err := o.Play(bg, positions[2], fmt.Sprint(want.BestMoves[0]))
 	if err != nil {
 		t.Fatal(err)
@@ -341,6 +370,34 @@ func checkDistance(t *testing.T, ctx context.Context, answer any) {
 	got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector("#evaluation .distance") || {}).textContent || ""`))
 	if got != want {
 		t.Errorf("the board says %q, want %q", got, want)
+	}
+}
+
+// checkResult checks the board's result line (the value told as the
+// game's end) against the "result" of answer, the backend's solve of the
+// position shown.
+func checkResult(t *testing.T, ctx context.Context, answer any) {
+	t.Helper()
+	var a struct {
+		Result *struct {
+			FinalScore [2]int `json:"final_score"`
+			Winner     int    `json:"winner"`
+			Margin     int    `json:"margin"`
+		} `json:"result"`
+	}
+	decode(t, answer, &a)
+	if a.Result == nil {
+		t.Fatalf("the backend's answer has no result: %+v", answer)
+	}
+	r := a.Result
+	want := fmt.Sprintf("Final score %d-%d with best play: a draw.", r.FinalScore[0], r.FinalScore[1])
+	if r.Winner != 0 {
+		want = fmt.Sprintf("Final score %d-%d with best play: player %d wins by %d %s.", r.FinalScore[0], r.FinalScore[1],
+			r.Winner, r.Margin, map[bool]string{true: "seed", false: "seeds"}[r.Margin == 1])
+	}
+	got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector("#evaluation .result") || {}).textContent || ""`))
+	if !strings.Contains(got, want) {
+		t.Errorf("the board's result says %q, want it to hold %q", got, want)
 	}
 }
 
@@ -436,6 +493,9 @@ type analysedGame struct {
 		Ply      int    `json:"ply"`
 		Position string `json:"position"`
 		Class    string `json:"class"`
+		Result   struct {
+			FinalScore [2]int `json:"final_score"`
+		} `json:"result"`
 	} `json:"plies"`
 }
 
@@ -492,5 +552,24 @@ func testAnalysisPage(t *testing.T, ctx context.Context, base string, o Oracle) 
 	if got != want.Plies[k-1].Position {
 		t.Errorf("clicking ply %d shows %s, want %s", k, got, want.Plies[k-1].Position)
 	}
+	// The table's result column: ply k's final score with best play, as
+	// the backend has it (ply 1 starts the game: its value is exact).
+	cell, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#plies tbody tr[data-ply='1'] td:nth-child(6)").textContent`))
+	if r := want.Plies[0].Result.FinalScore; cell != fmt.Sprintf("%d-%d", r[0], r[1]) {
+		t.Errorf("ply 1's result cell says %q, the backend %v", cell, r)
+	}
 	screenshot(t, ctx, "serve-analysis.png")
+	// "Open this ply on the board": the board page at the position before
+	// ply k.
+	open, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("ply-open").href`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(open)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "board")
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("board").dataset.position`)); got != want.Plies[k-1].Position {
+		t.Errorf("opening ply %d on the board shows %s, want %s", k, got, want.Plies[k-1].Position)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/mancala-solver/mancala/oracle"
@@ -26,7 +27,17 @@ type MoveQuery struct {
 	Moves    string
 	// Time bounds the search; the server has capped it already.
 	Time time.Duration
+	// Depth and Nodes, when not 0, bound the search too: the engine's
+	// strength levels (solver.Request's MaxDepth and MaxNodes).
+	Depth int
+	Nodes int64
 }
+
+// Bounds of /api/move's strength levels.
+const (
+	MaxMoveDepth = 100
+	MaxMoveNodes = 1_000_000_000
+)
 
 // DefaultMoveTime is an engine move's time when the request names none.
 const DefaultMoveTime = time.Second
@@ -38,7 +49,8 @@ type EngineMove struct {
 	Move oracle.Move `json:"move"`
 }
 
-// move serves GET /api/move?position=POS&moves=3,5,1&time=500ms.
+// move serves GET /api/move?position=POS&moves=3,5,1&time=500ms, with
+// depth=N (plies) or nodes=N to play weaker than the time allows.
 func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.oracle.(Mover)
 	if !ok {
@@ -63,6 +75,16 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 		}
 		q.Time = min(d, s.cfg.Time)
 	}
+	if q.Depth, err = intParam(r, "depth", MaxMoveDepth); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	nodes, err := intParam(r, "nodes", MaxMoveNodes)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	q.Nodes = int64(nodes)
 	s.search(w, r, q.Time, func(ctx context.Context) (any, error) { return m.Move(ctx, q) })
 }
 
@@ -85,7 +107,7 @@ func (a *Answers) Move(ctx context.Context, q MoveQuery) (any, error) {
 	if g.Over {
 		return nil, BadRequestf("the game is over (%s)", g.End)
 	}
-	ans, err := a.o.Reply(ctx, g, oracle.SolveOptions{Time: q.Time})
+	ans, err := a.o.Reply(ctx, g, oracle.SolveOptions{Time: q.Time, Depth: q.Depth, Nodes: q.Nodes})
 	if err != nil {
 		return nil, err
 	}
@@ -94,4 +116,18 @@ func (a *Answers) Move(ctx context.Context, q MoveQuery) (any, error) {
 		return nil, errors.New("the search gave no move")
 	}
 	return EngineMove{Answer: ans, Move: m}, nil
+}
+
+// intParam reads the optional query parameter name, a whole number
+// 1..most; absent is 0.
+func intParam(r *http.Request, name string, most int) (int, error) {
+	text := r.URL.Query().Get(name)
+	if text == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 1 || n > most {
+		return 0, fmt.Errorf("%s %q is not a whole number from 1 to %d", name, text, most)
+	}
+	return n, nil
 }

@@ -46,6 +46,8 @@ func TestAPIMoveErrors(t *testing.T) {
 	for target, want := range map[string]string{
 		"/api/move?position=awari&moves=7":   "no such pit",
 		"/api/move?position=awari&time=soon": `time "soon"`,
+		"/api/move?position=awari&depth=0":   `depth "0" is not a whole number from 1 to 100`,
+		"/api/move?position=awari&nodes=1e3": `nodes "1e3" is not a whole number`,
 		"/api/move":                          "position: missing",
 		// One seed each at pit 1: twelve forced plies repeat the start.
 		"/api/move?position=awari:1,0,0,0,0,0/1,0,0,0,0,0:1&moves=1,1,2,2,3,3,4,4,5,5,6,6": "the game is over (repetition)",
@@ -59,5 +61,29 @@ func TestAPIMoveErrors(t *testing.T) {
 	resp, _ := do(t, New(newFake(), Config{}).Handler(), "GET", "/api/move?position=awari", "")
 	if resp.StatusCode != 404 {
 		t.Errorf("an oracle without Move: status %d, want 404", resp.StatusCode)
+	}
+}
+
+// The strength levels: depth=N stops the engine's search at N plies and
+// nodes=N at about N nodes, far short of the time allowed; the move is
+// one of the answer's best moves either way.
+func TestAPIMoveStrength(t *testing.T) {
+	h := New(testBackend(t), Config{Time: 10 * time.Second}).Handler()
+	type answer struct {
+		Move      int    `json:"move"`
+		Depth     int    `json:"depth"`
+		Nodes     int64  `json:"nodes"`
+		Stopped   string `json:"stopped"`
+		BestMoves []int  `json:"best_moves"`
+	}
+	var got answer
+	getJSON(t, h, "GET", "/api/move?position=awari&depth=3&time=10s", "", &got)
+	if got.Depth != 3 || got.Stopped != "depth limit" || !slices.Contains(got.BestMoves, got.Move) {
+		t.Errorf("depth=3: %+v, want a search stopped at depth 3", got)
+	}
+	got = answer{}
+	getJSON(t, h, "GET", "/api/move?position=awari&nodes=2000&time=10s", "", &got)
+	if got.Stopped != "node limit" || got.Nodes > 20000 || !slices.Contains(got.BestMoves, got.Move) {
+		t.Errorf("nodes=2000: %+v, want a search stopped by its node limit", got)
 	}
 }

@@ -135,21 +135,24 @@ function renderSummary(g) {
     `${count(g.estimated_plies, "estimate", "estimates")}${vary}.`;
   const fin = $("final");
   fin.textContent = g.game_over
-    ? `Game over (${g.end})${g.final_score ? `: ${g.final_score[0]}-${g.final_score[1]}` : ""}.`
+    ? `Game over (${g.end})${g.final_score ? `: ${g.final_score[0]}-${g.final_score[1]}` : ""}` +
+      `${g.result ? `, ${winnerText(g.result.winner, g.result.margin)}` : ""}.`
     : "The game goes on after the last move.";
+  if (g.known_result) fin.textContent += ` ${knownText(g.known_result)}`;
 }
 
 function renderPlies(g) {
   const t = $("plies");
   t.replaceChildren();
   const head = html("tr", {}, html("thead", {}, t));
-  for (const h of ["ply", "player", "move", "captured", "value", "move value", "loss", "class", "best moves", "exact"]) {
+  for (const h of ["ply", "player", "move", "captured", "value", "result", "move value", "loss", "class", "best moves", "exact"]) {
     html("th", {}, head, h);
   }
   const body = html("tbody", {}, t);
   for (const p of g.plies) {
     const tr = html("tr", { class: `p${p.player} ${p.class}`, "data-ply": p.ply, tabindex: "0" }, body);
-    const cells = [p.ply, `player ${p.player}`, moveText(p.move) + (p.again ? " again" : ""), p.captured, signed(p.value), signed(p.move_value),
+    const cells = [p.ply, `player ${p.player}`, moveText(p.move) + (p.again ? " again" : ""), p.captured, signed(p.value),
+      p.result ? `${p.result.final_score[0]}-${p.result.final_score[1]}` : "-", signed(p.move_value),
       p.loss, p.class, bestText(p), p.exact ? "yes" : "estimate"];
     for (const c of cells) html("td", {}, tr, String(c));
     tr.addEventListener("click", () => selectPly(p.ply));
@@ -192,10 +195,15 @@ function selectPly(k) {
   drawBoard(board, pos, opts);
   board.setAttribute("data-ply", k);
   board.setAttribute("data-position", p ? p.position : g.position);
+  // The board page at this ply: the game's start and the moves before it.
+  const moves = g.plies.slice(0, Math.max(k - 1, 0)).map((q) => moveText(q.move));
+  const q = new URLSearchParams({ position: g.position });
+  if (moves.length) q.set("moves", moves.join(","));
+  $("ply-open").setAttribute("href", "/?" + q);
   const info = $("ply-info");
   info.textContent = p
     ? `Before ply ${p.ply}: player ${p.player} played ${playedText(p.move, p.captured, p.again)} (${signed(p.move_value)}); ` +
-      `best ${bestText(p)} (${signed(p.value)}), loss ${p.loss}: ${p.class}.`
+      `best ${bestText(p)} (${signed(p.value)}), loss ${p.loss}: ${p.class}. ${resultText(p.result)}`
     : "";
 }
 

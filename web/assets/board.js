@@ -14,6 +14,10 @@ const state = {
   solve: null,         // the last /api/solve answer for play.position
   engine: 0,           // the player the engine plays, 0 none
   engineTime: "500ms", // its time a move
+  strength: "",        // its strength level: "" (the time), "depth:N" or "nodes:N"
+  hideValues: false,   // show no values (a fair game)
+  cache: new Map(),    // lineKey(k) -> {position, solve}: each ply's position and answer
+  editing: null,       // the position editor's {variant, rows, side}, null when closed
 };
 
 const engineTimes = ["200ms", "500ms", "1s", "2s", "5s"];
@@ -32,8 +36,43 @@ async function init() {
   state.moves = (params.get("moves") || "").split(/[ ,]+/).filter((m) => m !== "");
   state.engine = ["1", "2"].includes(params.get("engine")) ? Number(params.get("engine")) : 0;
   if (engineTimes.includes(params.get("time"))) state.engineTime = params.get("time");
+  const strengths = [...$("engine-strength").options].map((o) => o.value);
+  if (strengths.includes(params.get("strength"))) state.strength = params.get("strength");
+  state.hideValues = params.get("hide") === "1";
   $("engine-side").value = String(state.engine);
   $("engine-time").value = state.engineTime;
+  $("engine-strength").value = state.strength;
+  $("hide-values").checked = state.hideValues;
+  $("engine-strength").addEventListener("change", () => {
+    state.strength = $("engine-strength").value;
+    history.replaceState(null, "", boardURL());
+  });
+  $("hide-values").addEventListener("change", () => {
+    state.hideValues = $("hide-values").checked;
+    history.replaceState(null, "", boardURL());
+    if (state.play) render();
+  });
+  $("edit").addEventListener("click", startEditing);
+  $("edit-side").addEventListener("click", () => {
+    state.editing.side = 3 - state.editing.side;
+    renderEditor();
+  });
+  $("edit-clear").addEventListener("click", () => {
+    state.editing.rows = state.editing.rows.map((r) => r.map(() => 0));
+    renderEditor();
+  });
+  $("edit-start").addEventListener("click", () => {
+    const v = state.variants.get(state.editing.variant);
+    state.editing.rows = state.editing.rows.map((r) => r.map(() => v.pit_seeds));
+    renderEditor();
+  });
+  $("edit-done").addEventListener("click", finishEditing);
+  $("edit-cancel").addEventListener("click", () => {
+    state.editing = null;
+    $("editor").hidden = true;
+    render();
+  });
+  document.addEventListener("keydown", navigateKey);
   $("engine-side").addEventListener("change", () => {
     state.engine = Number($("engine-side").value);
     load();
@@ -144,7 +183,9 @@ function boardURL() {
   if (state.engine !== 0) {
     params.set("engine", String(state.engine));
     params.set("time", state.engineTime);
+    if (state.strength) params.set("strength", state.strength);
   }
+  if (state.hideValues) params.set("hide", "1");
   return "/?" + params.toString().replaceAll("%2C", ",").replaceAll("%3A", ":").replaceAll("%2F", "/");
 }
 
@@ -168,29 +209,42 @@ async function load(opts) {
     if (seq !== state.seq) return;
     if (opts && opts.undoOnError) state.moves.pop();
     showError($("error"), err);
+    // With no position drawn (a bad one in the URL) there is no game to
+    // step through: Undo, Redo and Best stay off beside the empty board.
+    if (!state.play) for (const id of ["undo", "redo", "best"]) $(id).disabled = true;
     board.setAttribute("data-state", "error");
     return;
   }
   if (seq !== state.seq) return;
   state.play = play;
-  state.solve = null;
+  const here = lineKey(state.moves.length);
+  const known = state.cache.get(here);
+  state.solve = known && known.position === play.position ? known.solve : null;
+  state.cache.set(here, { position: play.position, solve: state.solve });
   history.replaceState(null, "", boardURL());
   render();
   if (play.game_over) {
     board.setAttribute("data-state", "ready");
+    annotate(seq, abort);
     return;
   }
-  if (state.engine === parsePosition(play.position).side) {
+  // The engine moves only at the end of the line, not while the player
+  // steps back through it.
+  if (state.engine === parsePosition(play.position).side && state.redo.length === 0) {
     await engineMove(seq, abort);
     return;
   }
   try {
-    const q = new URLSearchParams({ position: play.position, all: "1" });
-    const solve = await api("/api/solve?" + q, { signal: abort.signal });
-    if (seq !== state.seq) return;
-    state.solve = solve;
+    if (!state.solve) {
+      const q = new URLSearchParams({ position: play.position, all: "1" });
+      const solve = await api("/api/solve?" + q, { signal: abort.signal });
+      if (seq !== state.seq) return;
+      state.solve = solve;
+      state.cache.set(here, { position: play.position, solve: solve });
+    }
     render();
     board.setAttribute("data-state", "ready");
+    annotate(seq, abort);
   } catch (err) {
     if (seq !== state.seq) return;
     showError($("error"), err);
@@ -206,6 +260,7 @@ async function engineMove(seq, abort) {
   let answer;
   try {
     const q = new URLSearchParams({ position: state.start, moves: state.moves.join(","), time: state.engineTime });
+    if (state.strength) q.set(...state.strength.split(":"));
     answer = await api("/api/move?" + q, { signal: abort.signal });
   } catch (err) {
     if (seq !== state.seq) return;
@@ -214,19 +269,27 @@ async function engineMove(seq, abort) {
     return;
   }
   if (seq !== state.seq) return;
+  const b = $("board");
+  b.setAttribute("data-engine-depth", String(answer.depth));
+  b.setAttribute("data-engine-nodes", String(answer.nodes));
+  b.setAttribute("data-engine-stopped", answer.stopped);
   state.moves.push(String(answer.move));
   state.redo = [];
   load();
 }
 
 function render() {
+  if (state.editing) {
+    renderEditor();
+    return;
+  }
   const play = state.play;
   const pos = parsePosition(play.position);
   const variant = state.variants.get(pos.variant) || { clockwise: false, stores: false };
   if (state.variants.has(pos.variant)) showPicker(variant);
   // Nothing is playable while the engine is to move.
   const onPlay = state.engine === pos.side ? null : playMove;
-  const opts = { clockwise: variant.clockwise, stores: variant.stores, over: play.game_over, onPlay };
+  const opts = { clockwise: variant.clockwise, stores: variant.stores, over: play.game_over, onPlay, hideValues: state.hideValues };
   const s = state.solve;
   if (s) {
     opts.moves = new Map();
@@ -244,9 +307,11 @@ function render() {
   $("link").setAttribute("href", boardURL());
   $("analyze-link").setAttribute("href", "/analyze?" + new URLSearchParams({ game: gameRecord() }));
   renderMoves(play);
+  renderEvalBar(s, play);
+  renderMoveList();
   $("undo").disabled = state.moves.length === 0;
   $("redo").disabled = state.redo.length === 0;
-  $("best").disabled = !s || play.game_over || state.engine === pos.side;
+  $("best").disabled = !s || play.game_over || state.engine === pos.side || state.hideValues;
 }
 
 // gameRecord is the game so far as analyze reads it: the start position,
@@ -259,7 +324,8 @@ function renderStatus(play, pos, variant) {
   const status = $("status");
   status.replaceChildren();
   if (play.game_over) {
-    const score = play.final_score ? ` Final score ${play.final_score[0]}-${play.final_score[1]}.` : "";
+    const r = play.result;
+    const score = play.final_score ? ` Final score ${play.final_score[0]}-${play.final_score[1]}${r ? `: ${winnerText(r.winner, r.margin)}` : ""}.` : "";
     status.textContent = `Game over (${play.end}).${score}`;
     return;
   }
@@ -292,6 +358,10 @@ function renderEvaluation(s, pos) {
   const ev = $("evaluation");
   ev.replaceChildren();
   if (state.play.game_over) return;
+  if (state.hideValues) {
+    ev.textContent = "Values hidden.";
+    return;
+  }
   if (!s) {
     ev.textContent = "searching\u2026";
     return;
@@ -299,6 +369,8 @@ function renderEvaluation(s, pos) {
   const how = s.exact ? "exact" : `estimate at depth ${s.depth}`;
   html("strong", {}, ev, `Value ${signed(s.value)} for player ${pos.side}`);
   ev.append(` (${how}). Best: ${(s.best_moves || []).map(moveText).join(", ") || "-"}.`);
+  if (s.result) html("span", { class: "result" }, ev, ` ${resultText(s.result)}`);
+  if (s.known_result) html("span", { class: "known" }, ev, ` ${knownText(s.known_result)}`);
   // The tablebase's distance: plies to the capture or game end that
   // realises the value (none for a value of 0).
   if (s.distance !== undefined && s.value !== 0) {
@@ -331,6 +403,177 @@ function renderMoves(play) {
     const who = m.player ? `P${m.player} ` : "";
     html("span", { class: m.player ? `move p${m.player}` : "move" }, out, `${i + 1}. ${who}${playedText(m.move, m.captured, m.again)}`);
   });
+}
+
+// lineKey names the position after the first k moves of the line (the
+// moves played, then those undone): the key of state.cache.
+function lineKey(k) {
+  return state.start + "|" + fullLine().slice(0, k).join(",");
+}
+
+// fullLine is the game's whole line: the moves played, then the moves
+// undone that redo would play again.
+function fullLine() {
+  return state.moves.concat(state.redo.slice().reverse());
+}
+
+// goTo shows the position after the first k moves of the line, keeping
+// the rest to step forward through.
+function goTo(k) {
+  const line = fullLine();
+  k = Math.max(0, Math.min(k, line.length));
+  if (k === state.moves.length) return;
+  state.moves = line.slice(0, k);
+  state.redo = line.slice(k).reverse();
+  load();
+}
+
+// navigateKey steps through the line with the arrow keys (a ply back or
+// forward), Home (the start) and End (the last move).
+function navigateKey(e) {
+  const tag = (e.target && e.target.tagName || "").toLowerCase();
+  if (["input", "select", "textarea"].includes(tag) || state.editing || e.altKey || e.ctrlKey || e.metaKey) return;
+  const k = state.moves.length;
+  const to = { ArrowLeft: k - 1, ArrowRight: k + 1, Home: 0, End: fullLine().length }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  goTo(to);
+}
+
+// renderEvalBar draws player 1's share of the final score with best play
+// (the answer's "result"), or of the final score once the game is over.
+function renderEvalBar(s, play) {
+  const bar = $("evalbar");
+  const r = play.game_over ? play.result : s && s.result;
+  bar.hidden = state.hideValues;
+  if (!r) {
+    bar.setAttribute("data-margin", "");
+    $("evalbar-label").textContent = play.game_over ? "" : "\u2026";
+    return;
+  }
+  const [a, b] = r.final_score;
+  const share = a + b > 0 ? a / (a + b) : 0.5;
+  bar.setAttribute("data-margin", String(a - b));
+  $("evalbar-fill").style.width = `${(100 * share).toFixed(1)}%`;
+  const est = r.exact ? "" : "~";
+  $("evalbar-label").textContent = `${est}${a}-${b}: ${r.winner ? `player ${r.winner} by ${r.margin}` : "a draw"}`;
+}
+
+// The marks of a move's class, as chess annotators write them.
+const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+// renderMoveList lists the line's moves, each with its value and its
+// mark (the class of the answer for the position it was played from),
+// the current ply highlighted; clicking one goes to the position after it.
+function renderMoveList() {
+  const out = $("movelist");
+  out.replaceChildren();
+  const line = fullLine();
+  const start = html("li", { class: "start" + (state.moves.length === 0 ? " current" : ""), "data-ply": "0" }, out, "start");
+  start.addEventListener("click", () => goTo(0));
+  line.forEach((move, i) => {
+    const before = state.cache.get(lineKey(i));
+    const player = before ? parsePosition(before.position).side : 0;
+    const info = before && before.solve && (before.solve.moves || []).find((m) => String(m.move) === move);
+    const cls = [player ? `p${player}` : ""];
+    if (i + 1 === state.moves.length) cls.push("current");
+    if (i + 1 > state.moves.length) cls.push("ahead");
+    const attrs = { "data-ply": String(i + 1) };
+    if (info && !state.hideValues) {
+      cls.push(info.class || "");
+      attrs["data-value"] = String(info.value);
+      attrs["data-class"] = info.class || "";
+    }
+    attrs.class = cls.join(" ").trim();
+    const li = html("li", attrs, out);
+    html("span", { class: "mv" }, li, `${i + 1}. ${player ? `P${player} ` : ""}${moveText(move)}`);
+    if (info && !state.hideValues) {
+      html("span", { class: "mark" }, li, MARKS[info.class] || "");
+      html("span", { class: "mval" }, li, (info.exact ? "" : "~") + signed(info.value));
+    }
+    li.addEventListener("click", () => goTo(i + 1));
+  });
+}
+
+// annotate fills in, one at a time, the position and the answer of every
+// ply of the line the page has not seen (moves from a link, the engine's
+// and those after them), so that the move list can value and mark each
+// move. #movelist's data-state is "ready" when it is done.
+async function annotate(seq, abort) {
+  const list = $("movelist");
+  list.setAttribute("data-state", "filling");
+  const line = fullLine();
+  try {
+    for (let i = 0; i < line.length; i++) {
+      const key = lineKey(i);
+      let entry = state.cache.get(key);
+      if (!entry) {
+        const q = new URLSearchParams({ position: state.start, moves: line.slice(0, i).join(",") });
+        const play = await api("/api/play?" + q, { signal: abort.signal });
+        if (seq !== state.seq) return;
+        entry = { position: play.position, solve: null };
+        state.cache.set(key, entry);
+      }
+      if (!entry.solve || !entry.solve.moves) {
+        const q = new URLSearchParams({ position: entry.position, all: "1", time: "300ms" });
+        entry.solve = await api("/api/solve?" + q, { signal: abort.signal });
+        if (seq !== state.seq) return;
+      }
+      renderMoveList();
+    }
+  } catch (err) {
+    if (seq !== state.seq) return;
+    showError($("error"), err);
+  }
+  if (seq === state.seq) list.setAttribute("data-state", "ready");
+}
+
+// startEditing opens the position editor on the position shown.
+function startEditing() {
+  const pos = parsePosition(state.play ? state.play.position : state.start);
+  state.editing = { variant: pos.variant, rows: pos.rows.map((r) => r.slice()), side: pos.side };
+  $("editor").hidden = false;
+  renderEditor();
+}
+
+// renderEditor draws the board being edited: every pit takes clicks.
+function renderEditor() {
+  const e = state.editing;
+  const variant = state.variants.get(e.variant) || { clockwise: false, stores: false, seeds: 48 };
+  const board = $("board");
+  drawBoard(board, { variant: e.variant, rows: e.rows, side: e.side, captures: null },
+    { clockwise: variant.clockwise, stores: variant.stores, onEdit: editPit });
+  board.setAttribute("data-editing", editedPosition());
+  $("edit-side").textContent = `Player ${e.side} to move`;
+  const seeds = e.rows[0].concat(e.rows[1]).reduce((a, b) => a + b, 0);
+  $("edit-count").textContent = `${seeds} of at most ${variant.seeds} seeds`;
+}
+
+// editPit adds delta seeds to a pit, within 0 and the variant's seeds.
+function editPit(player, pit, delta) {
+  const e = state.editing;
+  const variant = state.variants.get(e.variant);
+  const seeds = e.rows[0].concat(e.rows[1]).reduce((a, b) => a + b, 0);
+  const row = e.rows[player - 1];
+  if (delta > 0 && variant && seeds >= variant.seeds) return;
+  row[pit - 1] = Math.max(0, row[pit - 1] + delta);
+  renderEditor();
+}
+
+// editedPosition is the editor's position string; the captures are left
+// out (unknown), as a board set up by hand does not say who took them.
+function editedPosition() {
+  const e = state.editing;
+  return `${e.variant}:${e.rows[0].join(",")}/${e.rows[1].join(",")}:${e.side}`;
+}
+
+// finishEditing starts a game at the edited position; the server checks it.
+function finishEditing() {
+  const pos = editedPosition();
+  state.editing = null;
+  $("editor").hidden = true;
+  $("board").removeAttribute("data-editing");
+  newGame(pos);
 }
 
 init().catch((err) => showError($("error"), err));

@@ -46,6 +46,37 @@ function count(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+// winnerText is "player 2 wins by 4" or "a draw".
+function winnerText(winner, margin) {
+  return winner ? `player ${winner} wins by ${count(margin, "seed", "seeds")}` : "a draw";
+}
+
+// resultText tells a value as the game's end: the "result" object of the
+// API's answers (notation.md "Results"), in one sentence.
+function resultText(r) {
+  if (!r) return "";
+  const est = r.exact ? "" : " (from the estimate)";
+  let t = r.captures_known
+    ? `Final score ${r.final_score[0]}-${r.final_score[1]} with best play${est}: ${winnerText(r.winner, r.margin)}.`
+    : `The board's seeds go ${r.final_score[0]}-${r.final_score[1]} with best play${est}` +
+      ` (the captures before are unknown): ${r.winner ? `player ${r.winner} takes ${r.margin} more` : "an even split"}.`;
+  if (r.nobody) t += ` ${count(r.nobody, "seed counts", "seeds count")} for nobody (repetition).`;
+  if (r.end && r.plies) t += ` The line ends the game at ply ${r.plies} (${r.end}).`;
+  if (r.stop_ply === 0) {
+    t += ` The captures already reach the 25-seed stop: a game played out ends here at ${r.stop_score[0]}-${r.stop_score[1]}.`;
+  } else if (r.stop_ply) {
+    t += ` The 25-seed stop ends it at ply ${r.stop_ply}, at ${r.stop_score[0]}-${r.stop_score[1]}.`;
+  }
+  return t;
+}
+
+// knownText names a start position's known result ("known_result").
+function knownText(k) {
+  if (!k) return "";
+  return `Known result: ${k.game} from the start is ${signed(k.value)} for player 1, ` +
+    `${k.final_score[0]}-${k.final_score[1]}: ${winnerText(k.winner, k.margin)} (${k.source}).`;
+}
+
 function signed(v) {
   return v > 0 ? `+${v}` : String(v);
 }
@@ -104,6 +135,9 @@ function variantGroups(variants) {
 //   played     the pit played from this position (analysis), or null
 //   onPlay     called with a pit number when a playable pit is clicked
 //   over       the game is over: nothing is playable
+//   hideValues draw no values and mark no best moves (a fair game)
+//   onEdit     the position editor: every pit takes clicks, called with
+//              (player, pit, +1) for a click, -1 for a shift- or right-click
 function drawBoard(svg, pos, opts) {
   opts = opts || {};
   const pits = pos.rows[0].length;
@@ -145,12 +179,13 @@ function drawPit(svg, pos, opts, player, pit, cx, cy) {
   const mover = player === pos.side;
   const info = mover && opts.moves ? opts.moves.get(pit) : undefined;
   const playable = mover && !opts.over && opts.onPlay && (info !== undefined || (!opts.moves && seeds > 0));
-  const best = info !== undefined && (opts.best || []).includes(pit);
+  const best = info !== undefined && !opts.hideValues && (opts.best || []).includes(pit);
   const cls = ["pit", `p${player}`];
   if (mover) cls.push("mover");
   if (playable) cls.push("playable");
   if (best) cls.push("best");
   if (opts.played === pit && mover) cls.push("played");
+  if (opts.onEdit) cls.push("editable");
   const g = el("g", { class: cls.join(" "), "data-player": player, "data-pit": pit, "data-seeds": seeds }, svg);
   // The pit's whole column, from its value to the pit, takes the click.
   const hitTop = player === 2 ? 0 : cy - GEOM.radius - 4;
@@ -160,7 +195,7 @@ function drawPit(svg, pos, opts, player, pit, cx, cy) {
   el("text", { x: cx, y: cy + 9, class: "count" }, g, String(seeds));
   const numberY = player === 2 ? cy - GEOM.radius - 9 : cy + GEOM.radius + 20;
   el("text", { x: cx, y: numberY, class: "number" }, g, String(pit));
-  if (info !== undefined && info.value !== undefined) {
+  if (info !== undefined && info.value !== undefined && !opts.hideValues) {
     g.setAttribute("data-value", info.value);
     g.setAttribute("data-exact", info.exact ? "true" : "false");
     const valueY = player === 2 ? 21 : GEOM.height - 7;
@@ -175,7 +210,13 @@ function drawPit(svg, pos, opts, player, pit, cx, cy) {
       el("text", { x: cx, y: player === 2 ? 36 : GEOM.height - 25, class: "captures" }, g, `(x${info.captured})`);
     }
   }
-  if (playable) {
+  if (opts.onEdit) {
+    g.addEventListener("click", (e) => opts.onEdit(player, pit, e.shiftKey ? -1 : 1));
+    g.addEventListener("contextmenu", (e) => {
+      e.preventDefault();
+      opts.onEdit(player, pit, -1);
+    });
+  } else if (playable) {
     g.setAttribute("tabindex", "0");
     g.setAttribute("role", "button");
     g.setAttribute("aria-label", `play pit ${pit}`);
