@@ -60,7 +60,7 @@ as mancala analyze reads it. Ctrl-C drops the games under way and prints the
 table of those played.`,
 		Example: `  mancala match --engine "mancala engine" --engine "mancala engine --hash 16" --movetime 100ms --games 40
   mancala match --engine "mancala engine" --engine "java -jar oware.jar --roots R --leaves L service" \
-      --movetime 500ms --games 200 --sprt 0,50 --record games.txt`,
+      --movetime 500ms --games 200 --sprt 0,50 --record games`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			cfg, closeTB, err := opts.config()

@@ -88,7 +88,8 @@ func fakeCommand(t *testing.T, mode string) string {
 }
 
 // TestMatchBetweenEngines plays a whole match between two `mancala
-// engine` processes at a fixed depth, from two built-in openings: every
+// engine` processes at a fixed depth, two games at once, from two
+// built-in openings: every
 // game ends by the rules (no breach), the colours alternate, the tally
 // adds up, and the record replays as `mancala analyze` reads it, each
 // game to the final score reported.
@@ -100,7 +101,7 @@ func TestMatchBetweenEngines(t *testing.T) {
 	eng := bin + " engine --no-tb --threads 1 --hash 4"
 	res, err := Run(context.Background(), Config{
 		Variant: v, Commands: [2]string{eng, eng}, Names: [2]string{"one", "two"},
-		Depth: 3, Games: 4, Openings: Balanced(v)[:2], Record: &rec,
+		Depth: 3, Games: 4, Openings: Balanced(v)[:2], Record: &rec, Concurrency: 2,
 		Progress: func(g Game, s Score) { lines = append(lines, fmt.Sprintf("%d %s %s", g.Index, g.Result, g.Reason)) },
 	})
 	if err != nil {
@@ -116,7 +117,9 @@ func TestMatchBetweenEngines(t *testing.T) {
 	if len(games) != 4 {
 		t.Fatalf("%d games in the record", len(games))
 	}
-	for i, g := range res.Games {
+	seen := map[int]bool{}
+	for _, g := range res.Games {
+		seen[g.Index] = true
 		if g.Loser >= 0 || g.Reason == "" {
 			t.Errorf("game %d: loser %d, reason %q", g.Index, g.Loser, g.Reason)
 		}
@@ -136,9 +139,12 @@ func TestMatchBetweenEngines(t *testing.T) {
 		if !r.Over || r.Final != g.Final || string(r.End) != g.Reason {
 			t.Errorf("game %d: replayed over %v %v %q; match says %v %q", g.Index, r.Over, r.Final, r.End, g.Final, g.Reason)
 		}
-		if want := Balanced(v)[i/2]; !equal(g.Moves[:len(want)], want) {
+		if want := Balanced(v)[(g.Index-1)/2]; !equal(g.Moves[:len(want)], want) {
 			t.Errorf("game %d: starts %v; want the opening %v", g.Index, g.Moves[:3], want)
 		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("games %v; want 1..4 once each", seen)
 	}
 }
 
@@ -228,5 +234,27 @@ func TestInterrupt(t *testing.T) {
 	}
 	if res.Names != [2]string{"mancala-1", "mancala-2"} {
 		t.Errorf("names %q; want the id name's first word, numbered", res.Names)
+	}
+}
+
+// TestGoCommand: each limit's go command and the wait for its bestmove.
+func TestGoCommand(t *testing.T) {
+	clock := [2]time.Duration{3 * time.Second, 1500 * time.Millisecond}
+	for _, c := range []struct {
+		cfg  Config
+		side int
+		want string
+		wait time.Duration
+	}{
+		{Config{MoveTime: 500 * time.Millisecond, Margin: 100 * time.Millisecond}, 0, "go movetime 500", 600 * time.Millisecond},
+		{Config{GameTime: time.Minute, Increment: 50 * time.Millisecond, Margin: 100 * time.Millisecond}, 1,
+			"go wtime 3000 btime 1500 winc 50 binc 50", 1600 * time.Millisecond},
+		{Config{Depth: 7, Nodes: 1000}, 0, "go depth 7 nodes 1000", time.Minute},
+		{Config{Nodes: 1000, Margin: 2 * time.Minute}, 0, "go nodes 1000", 2 * time.Minute},
+	} {
+		got, wait := c.cfg.goCommand(clock, c.side)
+		if got != c.want || wait != c.wait {
+			t.Errorf("%+v: %q, wait %v; want %q, %v", c.cfg, got, wait, c.want, c.wait)
+		}
 	}
 }
