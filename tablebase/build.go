@@ -128,6 +128,11 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	}
 	v = VariantOf(v) // kalah sizes of one row length share a tablebase
 	opts = withDefaults(opts)
+	if opts.Repair {
+		if err := repairLinks(dir, v); err != nil {
+			return stats, err
+		}
+	}
 	s, err := openStore(dir, v, true)
 	if err != nil {
 		return stats, err
