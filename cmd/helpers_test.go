@@ -3,9 +3,12 @@ package cmd
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mancala-solver/mancala/position"
 )
 
 func TestReadLines(t *testing.T) {
@@ -137,6 +140,32 @@ func TestRateOf(t *testing.T) {
 	} {
 		if got := rateOf(c.rate, "nodes"); got != c.want {
 			t.Errorf("rateOf(%v) = %q, want %q", c.rate, got, c.want)
+		}
+	}
+}
+
+// TestProofHintsSayHowToRunTheProof: the build hint and the note for a
+// tablebase in reach give the solve that proves the start, without a time
+// limit (the proof outlasts the default --time), and no timing compiled in
+// (issue 43, defect 7: after following the hint, plain `solve kalah`
+// stopped at 10 s with an estimate).
+func TestProofHintsSayHowToRunTheProof(t *testing.T) {
+	kalah, _ := position.Lookup("kalah")
+	small, _ := position.Lookup("kalah-5x5")
+	if h := buildHint(kalah, 20, "/tb", ""); !strings.Contains(h, "`mancala solve kalah --time 0 --tb /tb` proves Kalah(6,4)") {
+		t.Errorf("build hint: %q", h)
+	}
+	for _, c := range []struct {
+		v    *position.Variant
+		top  int
+		want bool
+	}{{kalah, 20, true}, {kalah, 24, true}, {kalah, 19, false}, {small, 30, false}} {
+		h, ok := reachHint(c.v, c.top, "")
+		if ok != c.want || ok && !strings.Contains(h, "`mancala solve kalah --time 0` proves Kalah(6,4)") {
+			t.Errorf("%s with layers to %d: %q, %v; want a note %v", c.v.Name, c.top, h, ok, c.want)
+		}
+		if regexp.MustCompile(`[0-9]+(\.[0-9]+)? ?(s|GB|GiB|MB)\b`).MatchString(h) {
+			t.Errorf("%s: a figure compiled in: %q", c.v.Name, h)
 		}
 	}
 }

@@ -57,7 +57,10 @@ is there; for endgames beyond it a small one is built in memory, once, and its
 build counts in --time. When a search stops short of a proof and no tablebase on
 disk serves the variant, a note on stderr says how to get a proof where the
 tablebase that brings one is known (kalah, kalah-6x5, kalah-std): the build command,
-and where the build's and the proof's measured cost is (docs/performance.md).
+the solve that then proves the start (with --time 0: the proof takes longer
+than the default limit), and where the build's and the proof's measured cost
+is (docs/performance.md). When that tablebase is on disk and the search of
+the start stopped on its time limit, the note gives that solve.
 
 --progress prints a line on stderr for each deeper iteration of the search:
 its depth, its value (an estimate until the proven bounds meet), the proven
@@ -127,7 +130,7 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 			return err
 		}
 		if !a.Exact && a.Source == oracle.SourceSearch && !opts.noTB && !hinted[input.Setup.Variant] {
-			hinted[input.Setup.Variant] = noteProof(errOut, o, input.Setup, opts.tb)
+			hinted[input.Setup.Variant] = noteProof(errOut, o, input.Setup, a, opts.tb)
 		}
 		if ctx.Err() != nil && i+1 < len(inputs) {
 			return fmt.Errorf("interrupted after %d of %s", i+1, plural(len(inputs), "position"))
@@ -136,13 +139,22 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 	return nil
 }
 
-// noteProof says on errOut how to get a proof of s, which the search left
-// an estimate, when no tablebase on disk serves its variant and one is
-// known to bring a proof (proofHint), and reports whether it did.
-func noteProof(errOut io.Writer, o *oracle.Oracle, s position.Setup, flag string) bool {
-	_, err := o.DiskTablebase(s.Variant)
+// noteProof says on errOut how to get a proof of s, which the search a
+// left an estimate: when no tablebase on disk serves its variant and one
+// is known to bring a proof, the build (proofHint); when that tablebase
+// is on disk and the search of the start stopped on its time limit, the
+// solve without one (reachHint). It reports whether it said anything.
+func noteProof(errOut io.Writer, o *oracle.Oracle, s position.Setup, a oracle.Answer, flag string) bool {
+	top, err := o.DiskTablebase(s.Variant)
 	if err == nil {
-		return false
+		if a.Stopped != string(solver.StopTime) || s.Position != s.Variant.Start() {
+			return false
+		}
+		hint, ok := reachHint(s.Variant, top, flag)
+		if ok {
+			fmt.Fprintf(errOut, "note: %s: %s\n", s.String(), hint)
+		}
+		return ok
 	}
 	hint, ok := proofHint(err, s.Variant, flag)
 	if ok {

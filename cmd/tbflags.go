@@ -67,7 +67,7 @@ func buildHint(v *position.Variant, seeds int, flag, pos string) string {
 	}
 	proves := ""
 	if b, ok := proofBuilds[v.Name]; ok && b.seeds == seeds {
-		proves = fmt.Sprintf(" (with it the search proves %s; what the build and the proof cost: docs/performance.md)", b.proves)
+		proves = fmt.Sprintf(" (with it `%s` proves %s; what the build and the proof cost: docs/performance.md)", proofCommand(v, flag), b.proves)
 	}
 	return fmt.Sprintf("build it with `mancala build %s --max-seeds %s%s`%s%s", v.Name, n, tb, proves, search)
 }
@@ -87,6 +87,31 @@ var proofBuilds = map[string]proofBuild{
 	position.KalahName:    {seeds: 20, proves: "Kalah(6,4)"},
 	"kalah-6x5":           {seeds: 26, proves: "Kalah(6,5)"},
 	position.KalahStdName: {seeds: 20, proves: "Kalah(6,4) under the standard rule"},
+}
+
+// proofCommand is the solve that proves v's start with its proof build on
+// disk: without a time limit, as the proof takes longer than solve's
+// default --time (how much longer is measured in docs/performance.md, not
+// compiled in).
+func proofCommand(v *position.Variant, flag string) string {
+	tb := ""
+	if flag != "" {
+		tb = " --tb " + flag
+	}
+	return fmt.Sprintf("mancala solve %s --time 0%s", v.Name, tb)
+}
+
+// reachHint is what solve says when its search of s stopped short of a
+// proof on its time limit while the tablebase on disk (up to maxSeeds)
+// holds v's proof build: the proof is in reach without the limit. ok is
+// false otherwise.
+func reachHint(v *position.Variant, maxSeeds int, flag string) (hint string, ok bool) {
+	b, ok := proofBuilds[v.Name]
+	if !ok || maxSeeds < b.seeds {
+		return "", false
+	}
+	return fmt.Sprintf("not proven within the time limit; with the tablebase up to %d seeds on disk, `%s` proves %s (what the proof costs: docs/performance.md)",
+		maxSeeds, proofCommand(v, flag), b.proves), true
 }
 
 // proofHint is what solve says when its search of a position of v stopped

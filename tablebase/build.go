@@ -150,6 +150,11 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	if err := b.checkLayers(0); err != nil {
 		return stats, err
 	}
+	if opts.Repair {
+		if err := repairLinks(dir, v); err != nil {
+			return stats, err
+		}
+	}
 	s, err := openStore(dir, v, true)
 	if err != nil {
 		return stats, err

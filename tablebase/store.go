@@ -49,6 +49,9 @@ func openStore(dir string, v *position.Variant, writable bool) (*store, error) {
 		return nil, errors.New("no tablebase directory: give --tb, or set XDG_DATA_HOME or HOME")
 	}
 	s := &store{dir: dir, vdir: variantDir(dir, v), v: v, dbs: map[int]*badger.DB{}, bad: map[int]error{}}
+	if err := checkLinks(dir, v); err != nil {
+		return nil, err
+	}
 	if writable {
 		if err := s.lockForBuild(); err != nil {
 			return nil, err
@@ -58,6 +61,108 @@ func openStore(dir string, v *position.Variant, writable bool) (*store, error) {
 	}
 	s.codec = newCodec()
 	return s, nil
+}
+
+// DanglingLinkError reports a path of a tablebase (its marker, a
+// variant's directory) that is a symbolic link to nothing: what it is,
+// where it points, and the repair that replaces it.
+type DanglingLinkError struct {
+	Dir     string // the tablebase
+	Path    string // the link
+	Target  string // where it points
+	What    string // "the marker", "awari's layer directory"
+	Variant string // the variant whose directory it is; "" for the marker
+}
+
+func (e *DanglingLinkError) Error() string {
+	variant, fix := e.Variant, "replaces it with a fresh directory and rebuilds the layers"
+	if variant == "" {
+		variant, fix = "VARIANT", "writes it again when the layers in the directory are intact"
+	}
+	return fmt.Sprintf("tablebase %s: %s %s is a symbolic link to %s, which does not exist; `mancala build %s --max-seeds N --tb %s --repair` %s",
+		e.Dir, e.What, e.Path, e.Target, variant, e.Dir, fix)
+}
+
+// danglingLink returns where path points when it is a symbolic link to
+// nothing (os.Stat follows it and finds nothing).
+func danglingLink(path string) (string, bool) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return "", false
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		return "", false
+	}
+	target, err := os.Readlink(path)
+	if err != nil {
+		target = "an unreadable target"
+	}
+	return target, true
+}
+
+// checkLinks returns a *DanglingLinkError when dir's marker or v's layer
+// directory is a symbolic link to nothing: read through, either looks
+// missing, which would make dir "not a tablebase" or v's layers absent.
+func checkLinks(dir string, v *position.Variant) error {
+	marker := filepath.Join(dir, markerName)
+	if target, ok := danglingLink(marker); ok {
+		return &DanglingLinkError{Dir: dir, Path: marker, Target: target, What: "the marker"}
+	}
+	vdir := variantDir(dir, v)
+	if target, ok := danglingLink(vdir); ok {
+		return &DanglingLinkError{Dir: dir, Path: vdir, Target: target, What: v.Name + "'s layer directory", Variant: v.Name}
+	}
+	return nil
+}
+
+// repairLinks removes the dangling links checkLinks reports, for a build
+// with Repair: v's layer directory (nothing in it could be read; the build
+// makes a fresh one and rebuilds) and the marker when dir holds a
+// tablebase's layer directories (the build writes it again, and checks
+// the layers it resumes).
+func repairLinks(dir string, v *position.Variant) error {
+	vdir := variantDir(dir, v)
+	if _, ok := danglingLink(vdir); ok {
+		if err := os.Remove(vdir); err != nil {
+			return fmt.Errorf("repairing %s: %w", dir, err)
+		}
+	}
+	marker := filepath.Join(dir, markerName)
+	if _, ok := danglingLink(marker); ok {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return fmt.Errorf("repairing %s: %w", dir, err)
+		}
+		layers := false
+		for _, e := range entries {
+			layers = layers || e.IsDir() && isVariantDirName(e.Name())
+		}
+		if !layers {
+			return fmt.Errorf("repairing %s: the marker %s is a dangling link and no layer directory is there: not a tablebase to repair", dir, marker)
+		}
+		if err := os.Remove(marker); err != nil {
+			return fmt.Errorf("repairing %s: %w", dir, err)
+		}
+		data, _ := json.Marshal(struct {
+			Format string `json:"format"`
+		}{ToolVersion})
+		return writeFileSynced(marker, append(data, '\n'))
+	}
+	return nil
+}
+
+// isVariantDirName reports a name variantDir gives: NAME.rN.
+func isVariantDirName(name string) bool {
+	base, rules, ok := strings.Cut(name, ".r")
+	if !ok || base == "" || rules == "" {
+		return false
+	}
+	for _, c := range rules {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // lockForBuild prepares dir and v's directory for a build and takes the

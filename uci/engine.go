@@ -60,6 +60,13 @@ type Engine struct {
 	or   *oracle.Oracle // opened on the first search after an option change
 	warm bool           // or's solver for the variant exists (warmUp)
 	line *line
+	// warming is closed when the warm-up started in the background
+	// (startWarm) ends; nil when none is pending. Every command waits for
+	// it first (Handle), so the warm-up never runs beside one.
+	warming chan struct{}
+	// beforeSearch, when not nil, is called as a search starts, before
+	// its clock; tests read the engine's state there.
+	beforeSearch func()
 
 	mu   sync.Mutex // guards run and last
 	run  *running   // the search under way, until its bestmove is being sent; nil none
@@ -121,6 +128,9 @@ func (e *Engine) Run(ctx context.Context, in io.Reader) error {
 		close(lines)
 	}()
 	defer e.Close()
+	// Make the table and read the tablebase while the GUI is still
+	// setting up, so that the first go spends its time searching.
+	e.startWarm()
 	for {
 		select {
 		case <-ctx.Done():
@@ -139,6 +149,7 @@ func (e *Engine) Run(ctx context.Context, in io.Reader) error {
 // Close stops any search, waiting for its bestmove, and closes the
 // tablebases.
 func (e *Engine) Close() error {
+	e.waitWarm()
 	e.stopSearch() // quietly: quit after a finished search is not a stop without a search
 	return e.closeOracle()
 }
@@ -175,13 +186,18 @@ func (e *Engine) Handle(text string) bool {
 	words := strings.Fields(text)
 	for i, w := range words {
 		if w == "quit" {
+			e.waitWarm()
 			return false
 		}
 		if run, ok := commands[w]; ok {
+			if w != "uci" { // uci only reads the options: the handshake does not wait
+				e.waitWarm() // no other command runs beside the warm-up
+			}
 			run(e, words[i+1:])
 			return true
 		}
 	}
+	e.waitWarm()
 	if len(words) > 0 {
 		e.debugf("unknown command %q", text)
 	}
@@ -203,10 +219,35 @@ func (e *Engine) cmdIsReady(_ []string) {
 	e.out.send("readyok")
 }
 
+// startWarm runs warmUp in the background, when the engine is not warm
+// and no search is under way: at the start of a session and at
+// ucinewgame, so that a GUI that sends go without isready still does not
+// have the table made or the tablebase read inside a move's time.
+func (e *Engine) startWarm() {
+	if e.warm || e.warming != nil || e.searching() {
+		return
+	}
+	done := make(chan struct{})
+	e.warming = done
+	go func() {
+		defer close(done)
+		e.warmUp()
+	}()
+}
+
+// waitWarm waits for the background warm-up, if one is pending.
+func (e *Engine) waitWarm() {
+	if e.warming != nil {
+		<-e.warming
+		e.warming = nil
+	}
+}
+
 // warmUp makes the oracle and its solver for the variant with a one-node
 // search of the start position, so that allocating (and faulting in) a
 // table of hundreds of MiB happens while the GUI waits for readyok, not in
-// the first timed search.
+// the first timed search; and builds the in-memory endgame tablebase
+// (oracle.Oracle.Warm) that a timed search would otherwise wait for.
 func (e *Engine) warmUp() {
 	if e.warm {
 		return
@@ -219,6 +260,10 @@ func (e *Engine) warmUp() {
 	v := e.cfg.Variant
 	start := position.Setup{Variant: v, Position: v.Start(), CapturesKnown: true}
 	if _, err := or.Solve(context.Background(), start, oracle.SolveOptions{Nodes: 1, NoPV: true}); err != nil {
+		e.debugf("%v", err)
+		return
+	}
+	if err := or.Warm(context.Background(), v); err != nil {
 		e.debugf("%v", err)
 		return
 	}
@@ -372,6 +417,7 @@ func (e *Engine) cmdNewGame(_ []string) {
 	}
 	v := e.cfg.Variant
 	e.line = newLine(position.Setup{Variant: v, Position: v.Start(), CapturesKnown: true})
+	e.startWarm()
 }
 
 // cmdPosition handles `position startpos|fen F [moves M]`. A bad position

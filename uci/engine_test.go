@@ -251,3 +251,39 @@ func TestQuitAfterWaitIsQuiet(t *testing.T) {
 		t.Errorf("stop without a search: %q", lines)
 	}
 }
+
+// TestSetupBeforeTheClock: a go sent without isready starts its search
+// (and its clock) with the table made and the tablebases ready, set up at
+// the start of the session or before the budget counts, never inside the
+// move's time (issue 43, defect 6: kalah's go movetime 300 answered after
+// 1.2-3.0 s). The same after ucinewgame, and after an option change.
+func TestSetupBeforeTheClock(t *testing.T) {
+	v, err := position.Lookup("kalah")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, script := range []string{
+		"position startpos\ngo nodes 200\nwait\n",
+		"ucinewgame\nposition startpos moves C\ngo movetime 5000 nodes 200\nwait\n",
+		"setoption name Hash value 2\nposition startpos\ngo nodes 200\nwait\n",
+	} {
+		var out bytes.Buffer
+		e, err := New(Config{Variant: v, NoTB: true, HashMiB: 1, Threads: 1}, &out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		searches, ready := 0, 0
+		e.beforeSearch = func() {
+			searches++
+			if e.warm && e.or != nil {
+				ready++
+			}
+		}
+		if err := e.Run(context.Background(), strings.NewReader(script)); err != nil {
+			t.Fatal(err)
+		}
+		if searches != 1 || ready != 1 {
+			t.Errorf("%q: %d searches, %d started ready; want 1 and 1 (output %q)", script, searches, ready, out.String())
+		}
+	}
+}

@@ -150,6 +150,11 @@ func (e *Engine) cmdGo(args []string) {
 	if !held {
 		r.let()
 	}
+	if !l.game.Over {
+		// Setup before the clock starts: the budget below counts from the
+		// search's start, and the table and tablebase must not eat it.
+		e.warmUp()
+	}
 	or, err := e.oracle()
 	if l.game.Over || err != nil {
 		if err != nil {
@@ -177,6 +182,9 @@ func (e *Engine) cmdGo(args []string) {
 	e.mu.Lock()
 	e.run = r
 	e.mu.Unlock()
+	if e.beforeSearch != nil {
+		e.beforeSearch()
+	}
 	go e.search(ctx, or, l, opts, r)
 }
 
