@@ -79,6 +79,21 @@ func BenchmarkPerft(b *testing.B) {
 	}
 }
 
+// BenchmarkPerftPlayed is BenchmarkPerft with every move of the last ply
+// made (PerftPlayed), the figure to set beside perft programs without bulk
+// counting.
+func BenchmarkPerftPlayed(b *testing.B) {
+	for _, v := range Variants() {
+		b.Run(v.Name, func(b *testing.B) {
+			var nodes uint64
+			for i := 0; i < b.N; i++ {
+				nodes += v.PerftPlayed(v.Start(), 7)
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
+
 // BenchmarkReferenceApply measures the reference implementation's
 // make-move on the same positions and moves as BenchmarkPlay, so that
 // the packed engine's gain is a measured ratio.

@@ -98,9 +98,10 @@ func plainPerftOK(v *Variant) bool {
 // test on the row the move leaves the opponent) without filling Move
 // values, and it needs no side to move, as perft counts lines, not
 // scores. depth must be at least 1; without playLeaves the last ply is
-// bulk-counted by CountMoves.
+// bulk-counted by CountMoves where it counts without playing (awari's last
+// ply is played either way).
 func (v *Variant) perftPlain(own, opp uint64, depth int, playLeaves bool) uint64 {
-	if depth == 1 && !playLeaves {
+	if depth == 1 && !playLeaves && v.countsWithoutPlaying() {
 		return uint64(v.CountMoves(Position{Own: own, Opp: opp}))
 	}
 	var next [MaxPits]rowPair
