@@ -51,19 +51,20 @@ type search struct {
 	// epoch counts settling events (the root value proven, a move's value
 	// decided); a thread whose epoch is stale abandons its probe to look
 	// at what is left to do.
-	epoch    atomic.Uint64
-	rootDone atomic.Bool
-	settled  []atomic.Bool
-	nodes    atomic.Uint64
-	tbHits   atomic.Uint64
-	iterMu   sync.Mutex
-	deepest  iteration // deepest completed iteration of any thread
+	epoch     atomic.Uint64
+	rootDone  atomic.Bool
+	settled   []atomic.Bool
+	nodes     atomic.Uint64
+	tbHits    atomic.Uint64
+	iterMu    sync.Mutex
+	deepest   iteration // deepest completed iteration of any thread
+
 	// knownPV is the longest principal variation read from the table as
 	// iterations completed that the later ones agree with (each later
 	// line a prefix of it): a long search overwrites the table's entries
 	// of the line, so that a line read at its end alone can shrink to one
 	// move (issue 43, defect 8: 25 moves at 10 s, one at 60 s).
-	knownPV   []int
+	knownPV []int
 	haveDepth bool
 	progress  func(Progress) // Request.Progress, called under iterMu
 	start     time.Time
