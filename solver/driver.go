@@ -58,13 +58,12 @@ type search struct {
 	tbHits    atomic.Uint64
 	iterMu    sync.Mutex
 	deepest   iteration // deepest completed iteration of any thread
-
 	// knownPV is the longest principal variation read from the table as
 	// iterations completed that the later ones agree with (each later
 	// line a prefix of it): a long search overwrites the table's entries
 	// of the line, so that a line read at its end alone can shrink to one
 	// move (issue 43, defect 8: 25 moves at 10 s, one at 60 s).
-	knownPV []int
+	knownPV   []int
 	haveDepth bool
 	progress  func(Progress) // Request.Progress, called under iterMu
 	start     time.Time
