@@ -58,12 +58,6 @@ type search struct {
 	tbHits    atomic.Uint64
 	iterMu    sync.Mutex
 	deepest   iteration // deepest completed iteration of any thread
-	// knownPV is the longest principal variation read from the table as
-	// iterations completed that the later ones agree with (each later
-	// line a prefix of it): a long search overwrites the table's entries
-	// of the line, so that a line read at its end alone can shrink to one
-	// move (issue 43, defect 8: 25 moves at 10 s, one at 60 s).
-	knownPV   []int
 	haveDepth bool
 	progress  func(Progress) // Request.Progress, called under iterMu
 	start     time.Time
@@ -71,6 +65,13 @@ type search struct {
 	// check themselves as they poll (worker.poll), with now.
 	deadline time.Time
 	now      func() time.Time
+
+	// knownPV is the longest principal variation read from the table as
+	// iterations completed that the later ones agree with (each later
+	// line a prefix of it): a long search overwrites the table's entries
+	// of the line, so that a line read at its end alone can shrink to one
+	// move (issue 43, defect 8: 25 moves at 10 s, one at 60 s).
+	knownPV []int
 }
 
 // iteration is one completed depth of iterative deepening.
