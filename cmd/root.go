@@ -122,11 +122,13 @@ func version() string {
 		position.KalahRulesVersion, position.KalahStdRulesVersion)
 }
 
-// engineVersion is version without the advice, for the engine's one-line
-// id name.
+// engineVersion is version for the engine's one-line id name: the
+// revision when known, without the advice (a GUI shows the name, and the
+// dialect's sessions are checked for no "unknown" reply).
 func engineVersion() string {
 	info, ok := debug.ReadBuildInfo()
-	return fmt.Sprintf("%s, rules version %d (kalah %d, kalah-std %d)", buildVersion(info, ok, revision), position.RulesVersion,
+	v := strings.TrimSuffix(buildVersion(info, ok, revision), " "+unknownRevision)
+	return fmt.Sprintf("%s, rules version %d (kalah %d, kalah-std %d)", v, position.RulesVersion,
 		position.KalahRulesVersion, position.KalahStdRulesVersion)
 }
 

@@ -63,6 +63,13 @@ type search struct {
 	// check themselves as they poll (worker.poll), with now.
 	deadline time.Time
 	now      func() time.Time
+
+	// knownPV is the longest principal variation read from the table as
+	// iterations completed that the later ones agree with (each later
+	// line a prefix of it): a long search overwrites the table's entries
+	// of the line, so that a line read at its end alone can shrink to one
+	// move (issue 43, defect 8: 25 moves at 10 s, one at 60 s).
+	knownPV []int
 }
 
 // iteration is one completed depth of iterative deepening.
@@ -156,6 +163,9 @@ func (s *search) record(it iteration) {
 	defer s.iterMu.Unlock()
 	if !s.haveDepth || it.depth > s.deepest.depth {
 		s.deepest, s.haveDepth = it, true
+		if pv := s.principalVariation(it.move); !isPrefix(pv, s.knownPV) {
+			s.knownPV = pv
+		}
 		if s.progress != nil {
 			lo, hi := s.rootBounds()
 			s.progress(Progress{Depth: it.depth, Value: min(max(it.value, lo), hi), BestMove: int(s.moves[it.move].Pit),
@@ -284,7 +294,15 @@ func (s *search) result() Result {
 		}
 	}
 	res.PV = s.principalVariation(best)
+	if isPrefix(res.PV, s.knownPV) {
+		res.PV = slices.Clone(s.knownPV) // the table has lost the rest of the line
+	}
 	return res
+}
+
+// isPrefix reports whether a is a prefix of b.
+func isPrefix(a, b []int) bool {
+	return len(a) <= len(b) && slices.Equal(a, b[:len(a)])
 }
 
 // estimatedBest makes an estimate's value the largest move value and its
