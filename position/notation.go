@@ -22,7 +22,7 @@ type Setup struct {
 // Parse reads a position string `VARIANT[:ROW1/ROW2[:SIDE[:CAP1-CAP2]]]`
 // (notation.md). A bare variant name is its start position with 0-0
 // captured. Spaces around any part are ignored, and so is one trailing
-// ":". The error names the offending part, prefixed by the variant name
+// ":" except after the rows, where the side is then empty, an error. The error names the offending part, prefixed by the variant name
 // when it is known, e.g. `akon: row 2 has 6 pits, want 7` or
 // `awari: "4x" is not a seed count (row 1, pit 1)`.
 //
@@ -41,8 +41,10 @@ func Parse(s string) (Setup, error) {
 	for i := range parts {
 		parts[i] = strings.TrimSpace(parts[i])
 	}
-	if n := len(parts); n > 1 && parts[n-1] == "" {
-		parts = parts[:n-1] // a trailing ":" adds nothing
+	if n := len(parts); n > 1 && n != 3 && parts[n-1] == "" {
+		// A trailing ":" adds nothing, except after the rows, where it
+		// leaves the side empty (an error, not player 1 to move).
+		parts = parts[:n-1]
 	}
 	v, err := Lookup(parts[0])
 	if err != nil {
@@ -91,6 +93,8 @@ func parseFields(v *Variant, fields []string) (Setup, error) {
 		switch fields[1] {
 		case "1", "2":
 			player = int(fields[1][0] - '0')
+		case "":
+			return st, errors.New("the side is empty (want 1 or 2 after the rows)")
 		default:
 			return st, fmt.Errorf("side %q is not 1 or 2", fields[1])
 		}
