@@ -273,8 +273,31 @@ func (v *Variant) ParseMoveAt(p Position, s string) (int, error) {
 		return v.LetterPit(p, s[0])
 	case isSquareMove(s):
 		return v.squarePit(p, s)
+	case badLetter(s) > 0 && CheckDialect(v) == nil:
+		// Letters written together with one that is no pit's ("Az"): the
+		// words of the engine, which reads letters one by one.
+		return 0, fmt.Errorf("move %q: %q is not a pit letter (A..F for South, a..f for North)", s, s[badLetter(s):badLetter(s)+1])
 	}
 	return v.ParseMove(s)
+}
+
+// badLetter is, for s made of ASCII letters that starts with a move
+// letter, the index of its first letter that is not a move letter ("Az":
+// 1); else -1.
+func badLetter(s string) int {
+	if s == "" || !isLetter(s[0]) {
+		return -1
+	}
+	bad := -1
+	for i := len(s) - 1; i >= 0; i-- {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return -1
+		}
+		if !isLetter(s[i]) {
+			bad = i
+		}
+	}
+	return bad
 }
 
 // Ordinal writes 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st, ...
