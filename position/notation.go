@@ -239,7 +239,8 @@ func (v *Variant) ParseMoves(args []string) ([]int, error) {
 }
 
 // ParseMove reads one move of v: "pass" (any case) or a pit number 1..n.
-// A whole number out of range (0, -1, 7 on a 6-pit row) gets the words
+// Letters with one that is no pit letter ("Az", where SplitMoves splits
+// only runs of move letters) are named as the engine names them. A whole number out of range (0, -1, 7 on a 6-pit row) gets the words
 // MakeMove uses for a pit that does not exist.
 func (v *Variant) ParseMove(s string) (int, error) {
 	if strings.EqualFold(s, "pass") {
@@ -247,6 +248,10 @@ func (v *Variant) ParseMove(s string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	switch {
+	case err != nil && badLetter(s) > 0 && CheckDialect(v) == nil:
+		// Letters written together with one that is no pit's ("Az"): the
+		// engine's words, which reads letters one by one.
+		return 0, fmt.Errorf("move %q: %q is not a pit letter (A..F for South, a..f for North)", s, s[badLetter(s):badLetter(s)+1])
 	case err != nil:
 		return 0, fmt.Errorf("move %q is not a pit number or \"pass\"", s)
 	case n < 1 || n > v.Pits:
@@ -273,10 +278,6 @@ func (v *Variant) ParseMoveAt(p Position, s string) (int, error) {
 		return v.LetterPit(p, s[0])
 	case isSquareMove(s):
 		return v.squarePit(p, s)
-	case badLetter(s) > 0 && CheckDialect(v) == nil:
-		// Letters written together with one that is no pit's ("Az"): the
-		// words of the engine, which reads letters one by one.
-		return 0, fmt.Errorf("move %q: %q is not a pit letter (A..F for South, a..f for North)", s, s[badLetter(s):badLetter(s)+1])
 	}
 	return v.ParseMove(s)
 }
