@@ -81,11 +81,18 @@ func startEngine(ctx context.Context, name, command string, timeout time.Duratio
 	return e, nil
 }
 
-// startErr is err, an error of the engine's start-up, or, when the shell
+// startErr is err, an error of the engine's start-up, without the
+// engine's label (the caller names it by its command), or, when the shell
 // could not run the command (exit status 126 or 127: not found or not
 // executable), "cannot start: " and the shell's message, which the
 // failed write or read would hide.
 func (e *engine) startErr(err error) error {
+	if pe := (*ProtocolError)(nil); errors.As(err, &pe) {
+		// The caller names the engine with its command: drop the label.
+		if r, ok := strings.CutPrefix(pe.Reason, e.name); ok {
+			err = errors.New(strings.TrimPrefix(strings.TrimPrefix(r, ":"), " "))
+		}
+	}
 	select {
 	case <-e.done:
 	case <-time.After(time.Second):
