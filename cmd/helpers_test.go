@@ -169,3 +169,17 @@ func TestProofHintsSayHowToRunTheProof(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildHintStopsAtOneMachine: the build hint gives a build command up
+// to the last layer under tablebase.MaxLayerPositions (awari's 31: C(42,11)
+// = 4,280,561,376 positions; 32 has 5,752,004,349) and past it says so
+// instead of a build that would be refused (newcomer report item 1).
+func TestBuildHintStopsAtOneMachine(t *testing.T) {
+	awari, _ := position.Lookup("awari")
+	if h := buildHint(awari, 31, "", "P"); !strings.HasPrefix(h, "build it with `mancala build awari --max-seeds 31`") {
+		t.Errorf("31 seeds: %q", h)
+	}
+	if h := buildHint(awari, 32, "", "P"); h != "layers above 31 seeds are past what one machine builds for awari (docs/distributed-build.md); search instead with `mancala solve P`" {
+		t.Errorf("32 seeds: %q", h)
+	}
+}

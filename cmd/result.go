@@ -36,7 +36,11 @@ func resultLine(v *position.Variant, r *oracle.Result) string {
 			plural(r.FinalScore[0]+r.FinalScore[1]+r.Nobody, "seed"), r.FinalScore[0], r.FinalScore[1], winnerOfBoard(r.Winner, r.Margin))
 	}
 	if r.Nobody > 0 {
-		fmt.Fprintf(&b, "; %s count for nobody (repetition)", plural(r.Nobody, "seed"))
+		verb := "count"
+		if r.Nobody == 1 {
+			verb = "counts"
+		}
+		fmt.Fprintf(&b, "; %s %s for nobody (repetition)", plural(r.Nobody, "seed"), verb)
 	}
 	if r.End != "" && r.Plies != nil {
 		if *r.Plies == 0 {

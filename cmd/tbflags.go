@@ -47,8 +47,23 @@ func tablebaseHint(err error, v *position.Variant, seeds int, flag, pos string) 
 	if !errors.As(err, &notIn) && !errors.Is(err, tablebase.ErrNoTablebase) {
 		return err
 	}
+	if _, serr := os.Stat(flag); flag != "" && errors.Is(serr, fs.ErrNotExist) {
+		// "no tablebase in DIR" would hide that DIR itself is missing (a
+		// mistyped --tb); the error still wraps err for its exit code.
+		return &hintedError{fmt.Sprintf("--tb %s: no such directory; %s", flag, buildHint(v, seeds, flag, pos)), err}
+	}
 	return fmt.Errorf("%w: %s", err, buildHint(v, seeds, flag, pos))
 }
+
+// hintedError is an error reworded for the user that still wraps the one
+// it was made from (errors.Is and As see through it).
+type hintedError struct {
+	msg string
+	err error
+}
+
+func (e *hintedError) Error() string { return e.msg }
+func (e *hintedError) Unwrap() error { return e.err }
 
 // buildHint is tablebaseHint's advice.
 func buildHint(v *position.Variant, seeds int, flag, pos string) string {
@@ -62,14 +77,27 @@ func buildHint(v *position.Variant, seeds int, flag, pos string) string {
 	if pos != "" {
 		search = fmt.Sprintf(", or search instead with `mancala solve %s`", pos)
 	}
-	if seeds >= 0 && tablebase.NewIndex(v.Pits).Size(seeds) >= tablebase.MaxLayerPositions {
-		return fmt.Sprintf("more seeds than a tablebase can hold%s", strings.Replace(search, ", or", ";", 1))
+	if last := lastMachineLayer(v); seeds > last {
+		return fmt.Sprintf("layers above %d seeds are past what one machine builds for %s (docs/distributed-build.md)%s",
+			last, v.Name, strings.Replace(search, ", or", ";", 1))
 	}
 	proves := ""
 	if b, ok := proofBuilds[v.Name]; ok && b.seeds == seeds {
 		proves = fmt.Sprintf(" (with it `%s` proves %s; what the build and the proof cost: docs/performance.md)", proofCommand(v, flag), b.proves)
 	}
 	return fmt.Sprintf("build it with `mancala build %s --max-seeds %s%s`%s%s", v.Name, n, tb, proves, search)
+}
+
+// lastMachineLayer is the largest layer of v that one machine's build
+// solves: the last with fewer than tablebase.MaxLayerPositions positions
+// (31 seeds for six pits a row), or v's total seeds if every layer is.
+func lastMachineLayer(v *position.Variant) int {
+	ix := tablebase.NewIndex(v.Pits)
+	n := 0
+	for n < v.Total() && ix.Size(n+1) < tablebase.MaxLayerPositions {
+		n++
+	}
+	return n
 }
 
 // proofBuild is a tablebase that brings a variant's start position within
@@ -138,7 +166,7 @@ func tbDir(flag string) string {
 // directory, in one wording for every command; with mustExist (serve,
 // engine: a server started on it would fail every request) a path that
 // does not exist too, which the other commands report with the build
-// that makes it. "" (the default directory) is not checked.
+// that makes it (tablebaseHint). "" (the default directory) is not checked.
 func checkTBDir(flag string, mustExist bool) error {
 	if flag == "" {
 		return nil

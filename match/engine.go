@@ -8,6 +8,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -15,13 +16,14 @@ import (
 // standard input and output. Its lines are read by one goroutine into
 // lines; a closed channel means the process closed its output.
 type engine struct {
-	name  string
-	cmd   *exec.Cmd
-	in    io.WriteCloser
-	lines chan string
-	done  chan struct{} // closed once the process has exited
-	err   error         // the process's exit, once done
-	name0 string        // the id name it sent, if any
+	name   string
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	lines  chan string
+	done   chan struct{} // closed once the process has exited
+	err    error         // the process's exit, once done
+	name0  string        // the id name it sent, if any
+	stderr *tailBuffer   // the end of its standard error
 }
 
 // ProtocolError is an engine's breach of the protocol or the rules: what
@@ -46,10 +48,12 @@ func startEngine(ctx context.Context, name, command string, timeout time.Duratio
 	if err != nil {
 		return nil, err
 	}
+	stderr := &tailBuffer{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	e := &engine{name: name, cmd: cmd, in: in, lines: make(chan string, 256), done: make(chan struct{})}
+	e := &engine{name: name, cmd: cmd, in: in, lines: make(chan string, 256), done: make(chan struct{}), stderr: stderr}
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -62,19 +66,73 @@ func startEngine(ctx context.Context, name, command string, timeout time.Duratio
 		e.err = cmd.Wait()
 		close(e.done)
 	}()
-	if err := e.send("uci"); err != nil {
-		e.close()
-		return nil, err
+	err = e.send("uci")
+	if err == nil {
+		_, err = e.await("uciok", timeout)
 	}
-	if _, err := e.await("uciok", timeout); err != nil {
-		e.close()
-		return nil, err
+	if err == nil {
+		err = e.ready(timeout)
 	}
-	if err := e.ready(timeout); err != nil {
+	if err != nil {
+		err = e.startErr(err)
 		e.close()
 		return nil, err
 	}
 	return e, nil
+}
+
+// startErr is err, an error of the engine's start-up, without the
+// engine's label (the caller names it by its command), or, when the shell
+// could not run the command (exit status 126 or 127: not found or not
+// executable), "cannot start: " and the shell's message, which the
+// failed write or read would hide.
+func (e *engine) startErr(err error) error {
+	if pe := (*ProtocolError)(nil); errors.As(err, &pe) {
+		// The caller names the engine with its command: drop the label.
+		if r, ok := strings.CutPrefix(pe.Reason, e.name); ok {
+			err = errors.New(strings.TrimPrefix(strings.TrimPrefix(r, ":"), " "))
+		}
+	}
+	select {
+	case <-e.done:
+	case <-time.After(time.Second):
+		return err // still running: its own breach
+	}
+	var exit *exec.ExitError
+	if !errors.As(e.err, &exit) || exit.ExitCode() != 126 && exit.ExitCode() != 127 {
+		return err
+	}
+	msg := e.stderr.lastLine()
+	if msg == "" {
+		msg = e.err.Error()
+	}
+	return fmt.Errorf("cannot start: %s", msg)
+}
+
+// tailBuffer keeps the end of an engine's standard error, for startErr.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailBytes = 4 << 10
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if len(b.buf) > tailBytes {
+		b.buf = append(b.buf[:0], b.buf[len(b.buf)-tailBytes:]...)
+	}
+	return len(p), nil
+}
+
+// lastLine is the last non-empty line written, "" if none.
+func (b *tailBuffer) lastLine() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(string(b.buf)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 // send writes one command line.

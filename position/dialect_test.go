@@ -112,7 +112,9 @@ func TestMoveNotations(t *testing.T) {
 		"A B":       `move "B": North (a..f) is to move`,
 		"a2":        `move "a2": square a2 is player 2's (rank 2), and player 1 is to move`,
 		"a1e2":      `move "a1e2": the last seed of a1 falls in e1, not e2`,
-		"AbEg":      `move "AbEg" is not a pit number or "pass"`,
+		"AbEg":      `move "AbEg": "g" is not a pit letter (A..F for South, a..f for North)`,
+		"Az":        `move "Az": "z" is not a pit letter (A..F for South, a..f for North)`,
+		"Zz":        `move "Zz" is not a pit number or "pass"`,
 		"d1e2 c2b1": "",
 	} {
 		_, err := playWords(t, start, list)

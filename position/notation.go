@@ -22,7 +22,7 @@ type Setup struct {
 // Parse reads a position string `VARIANT[:ROW1/ROW2[:SIDE[:CAP1-CAP2]]]`
 // (notation.md). A bare variant name is its start position with 0-0
 // captured. Spaces around any part are ignored, and so is one trailing
-// ":". The error names the offending part, prefixed by the variant name
+// ":" except after the rows, where the side is then empty, an error. The error names the offending part, prefixed by the variant name
 // when it is known, e.g. `akon: row 2 has 6 pits, want 7` or
 // `awari: "4x" is not a seed count (row 1, pit 1)`.
 //
@@ -41,8 +41,10 @@ func Parse(s string) (Setup, error) {
 	for i := range parts {
 		parts[i] = strings.TrimSpace(parts[i])
 	}
-	if n := len(parts); n > 1 && parts[n-1] == "" {
-		parts = parts[:n-1] // a trailing ":" adds nothing
+	if n := len(parts); n > 1 && n != 3 && parts[n-1] == "" {
+		// A trailing ":" adds nothing, except after the rows, where it
+		// leaves the side empty (an error, not player 1 to move).
+		parts = parts[:n-1]
 	}
 	v, err := Lookup(parts[0])
 	if err != nil {
@@ -91,6 +93,8 @@ func parseFields(v *Variant, fields []string) (Setup, error) {
 		switch fields[1] {
 		case "1", "2":
 			player = int(fields[1][0] - '0')
+		case "":
+			return st, errors.New("the side is empty (want 1 or 2 after the rows)")
 		default:
 			return st, fmt.Errorf("side %q is not 1 or 2", fields[1])
 		}
@@ -235,7 +239,8 @@ func (v *Variant) ParseMoves(args []string) ([]int, error) {
 }
 
 // ParseMove reads one move of v: "pass" (any case) or a pit number 1..n.
-// A whole number out of range (0, -1, 7 on a 6-pit row) gets the words
+// Letters with one that is no pit letter ("Az", where SplitMoves splits
+// only runs of move letters) are named as the engine names them. A whole number out of range (0, -1, 7 on a 6-pit row) gets the words
 // MakeMove uses for a pit that does not exist.
 func (v *Variant) ParseMove(s string) (int, error) {
 	if strings.EqualFold(s, "pass") {
@@ -243,6 +248,10 @@ func (v *Variant) ParseMove(s string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	switch {
+	case err != nil && badLetter(s) > 0 && CheckDialect(v) == nil:
+		// Letters written together with one that is no pit's ("Az"): the
+		// engine's words, which reads letters one by one.
+		return 0, fmt.Errorf("move %q: %q is not a pit letter (A..F for South, a..f for North)", s, s[badLetter(s):badLetter(s)+1])
 	case err != nil:
 		return 0, fmt.Errorf("move %q is not a pit number or \"pass\"", s)
 	case n < 1 || n > v.Pits:
@@ -271,6 +280,25 @@ func (v *Variant) ParseMoveAt(p Position, s string) (int, error) {
 		return v.squarePit(p, s)
 	}
 	return v.ParseMove(s)
+}
+
+// badLetter is, for s made of ASCII letters that starts with a move
+// letter, the index of its first letter that is not a move letter ("Az":
+// 1); else -1.
+func badLetter(s string) int {
+	if s == "" || !isLetter(s[0]) {
+		return -1
+	}
+	bad := -1
+	for i := len(s) - 1; i >= 0; i-- {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return -1
+		}
+		if !isLetter(s[i]) {
+			bad = i
+		}
+	}
+	return bad
 }
 
 // Ordinal writes 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st, ...

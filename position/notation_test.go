@@ -35,6 +35,8 @@ func TestParseErrors(t *testing.T) {
 		{"awari:4,4,4,4,4,x4/4,4,4,4,4,4", `awari: "x4" is not a seed count (row 1, pit 6)`},
 		{"akon:0,0,0,0,0,0,71/0,0,0,0,0,0,0", `akon: 71 seeds in row 1, pit 7: akon has 70 in all`},
 		{"awari:4,4,4,4,4,4/4,4,4,4,4,4:0", `awari: side "0" is not 1 or 2`},
+		{"awari:4,4,4,4,4,4/4,4,4,4,4,4:", `awari: the side is empty (want 1 or 2 after the rows)`},
+		{"awari:4,4,4,4,4,4/4,4,4,4,4,4: :1-2", `awari: the side is empty (want 1 or 2 after the rows)`},
 		{"awari:4,4,4,4,4,4/4,4,4,4,4,4:1:1-2", `awari: 48 seeds on the board and 1-2 captured make 51, want 48`},
 		{"awarii", `"awarii" is not a variant (known: akon, awari, djenon-abe, djenon-aboure, kalah, kalah-std, oware, oware-own; kalah-MxN and kalah-std-MxN for M pits and N seeds, 1..6)`},
 	} {

@@ -146,6 +146,16 @@ type Solver struct {
 // stacks and tables, starting threads instead of answering.
 const MaxThreads = 1024
 
+// ThreadsPerCore bounds the threads a user may ask for: more workers than
+// this many per core only add scheduling, memory (each search thread has
+// its own stacks and tables) and lock traffic, never speed.
+const ThreadsPerCore = 4
+
+// MachineThreads is the most threads a user may ask for on this machine:
+// ThreadsPerCore per core (runtime.NumCPU), at most MaxThreads. It is the
+// one limit of the commands' --threads and the engine's Threads option.
+func MachineThreads() int { return min(ThreadsPerCore*runtime.NumCPU(), MaxThreads) }
+
 // New returns a Solver with the given options. It returns an error for a
 // negative option, more than MaxThreads threads, or an unknown Estimate.
 func New(opts Options) (*Solver, error) {

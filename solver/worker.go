@@ -116,6 +116,7 @@ func (w *worker) valueRoot() bool {
 		})
 		w.noStop = false
 		if ok {
+			w.flush() // the iteration's report counts this thread's nodes to here
 			w.s.record(iteration{depth: d, value: g, move: best})
 			w.promote(best)
 			guess = g
@@ -171,6 +172,7 @@ func (w *worker) valueAllMoves() {
 			}
 		}
 		w.noStop = false
+		w.flush()
 		w.s.record(it)
 		if w.s.allSettled() {
 			return

@@ -30,7 +30,8 @@ type Config struct {
 	NoTB  bool
 	// HashMiB is the transposition table size; 0 means solver.DefaultHashMiB.
 	HashMiB int
-	// Threads is the number of search threads; 0 means runtime.NumCPU().
+	// Threads is the number of search threads, 1..solver.MachineThreads();
+	// 0 means runtime.NumCPU().
 	Threads int
 	// Name is the id name sent after uci; "" means "mancala".
 	Name string
@@ -42,11 +43,9 @@ type Config struct {
 // samurai tournament and Aualé score them.
 const DefaultVariant = "oware-own"
 
-// Limits on the spin options.
-const (
-	maxHashMiB = 16 << 10
-	maxThreads = 256
-)
+// maxHashMiB limits the Hash option; Threads's limit is the commands'
+// --threads one, solver.MachineThreads.
+const maxHashMiB = 16 << 10
 
 // Engine is one protocol session: the game set up by the GUI, the options,
 // and at most one search at a time. Output lines go to the writer given to
@@ -89,8 +88,8 @@ func New(cfg Config, out io.Writer) (*Engine, error) {
 		return nil, Supported(cfg.Variant)
 	case cfg.HashMiB < 0 || cfg.HashMiB > maxHashMiB:
 		return nil, fmt.Errorf("hash %d MiB: want 1..%d", cfg.HashMiB, maxHashMiB)
-	case cfg.Threads < 0 || cfg.Threads > maxThreads:
-		return nil, fmt.Errorf("threads %d: want 1..%d", cfg.Threads, maxThreads)
+	case cfg.Threads < 0 || cfg.Threads > solver.MachineThreads():
+		return nil, fmt.Errorf("threads %d: want 1..%d", cfg.Threads, solver.MachineThreads())
 	case cfg.NoTB && cfg.TBDir != "":
 		return nil, errors.New("a tablebase directory and no tablebase: give one or the other")
 	}
@@ -278,7 +277,7 @@ func (e *Engine) cmdUCI(_ []string) {
 		tb = "<empty>"
 	}
 	e.out.send(fmt.Sprintf("option name Hash type spin default %d min 1 max %d", e.cfg.HashMiB, maxHashMiB))
-	e.out.send(fmt.Sprintf("option name Threads type spin default %d min 1 max %d", e.cfg.Threads, maxThreads))
+	e.out.send(fmt.Sprintf("option name Threads type spin default %d min 1 max %d", e.cfg.Threads, solver.MachineThreads()))
 	e.out.send("option name TablebaseDir type string default " + tb)
 	e.out.send("option name Variant type combo default " + e.cfg.Variant.Name + variantVars())
 	e.out.send("option name Ponder type check default true")
@@ -340,7 +339,7 @@ func (e *Engine) cmdSetOption(args []string) {
 	case "hash":
 		err = e.setSpin(&e.cfg.HashMiB, name, value, maxHashMiB)
 	case "threads":
-		err = e.setSpin(&e.cfg.Threads, name, value, maxThreads)
+		err = e.setSpin(&e.cfg.Threads, name, value, solver.MachineThreads())
 	case "tablebasedir":
 		err = e.setTBDir(value)
 	case "variant":

@@ -3,6 +3,7 @@ package uci
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mancala-solver/mancala/oracle"
 	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/solver"
 	"github.com/mancala-solver/mancala/tablebase"
 )
 
@@ -57,6 +59,25 @@ func TestHandshake(t *testing.T) {
 	}
 	if n := len(lines); n < 2 || lines[n-2] != "uciok" || lines[n-1] != "readyok" {
 		t.Errorf("want uciok then readyok last, got %q", lines)
+	}
+}
+
+// TestThreadsLimitIsTheCommandLines: the Threads option's max is the one
+// limit of the commands' --threads (solver.MachineThreads), and a value
+// past it is refused, named under debug on, where the engine advertised
+// 256 and took 99 silently on a 2-core machine whose --threads stops at 8
+// (newcomer report item 2).
+func TestThreadsLimitIsTheCommandLines(t *testing.T) {
+	limit := solver.MachineThreads()
+	lines := transcript(t, "oware-own", fmt.Sprintf("uci\ndebug on\nsetoption name Threads value %d\nsetoption name Threads value %d\nquit\n", limit+1, limit))
+	if got, want := last(lines, "option name Threads"), fmt.Sprintf("option name Threads type spin default 1 min 1 max %d", limit); got != want {
+		t.Errorf("option line %q, want %q", got, want)
+	}
+	if got, want := last(lines, "info string setoption Threads"), fmt.Sprintf(`info string setoption Threads: value "%d": want 1..%d`, limit+1, limit); got != want {
+		t.Errorf("refusal %q, want %q (all: %q)", got, want, lines)
+	}
+	if n := strings.Count(strings.Join(lines, "\n"), "info string setoption Threads"); n != 1 {
+		t.Errorf("%d refusals, want 1 (the limit itself is taken): %q", n, lines)
 	}
 }
 
