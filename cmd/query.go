@@ -146,22 +146,16 @@ func printQuery(out io.Writer, setup position.Setup, a oracle.Answer) error {
 		printResult(out, variantOf(a.Position), a.Result, a.KnownResult)
 		return nil
 	}
-	fmt.Fprintf(out, "value %+d for player %d, exact (%s; tablebase up to %d)\n",
+	fmt.Fprintf(out, "value: %+d for player %d (exact; %s, tablebase up to %d)\n",
 		a.Value, a.Player, plural(setup.Position.Seeds(), "seed"), a.TablebaseSeeds)
 	printResult(out, variantOf(a.Position), a.Result, a.KnownResult)
+	fmt.Fprintf(out, "best moves: %s\n", moveList(a.BestMoves))
 	if line := distanceLine(a); line != "" {
 		fmt.Fprintln(out, line)
 	}
-	fmt.Fprintf(out, "best moves: %s\n", moveList(a.BestMoves)) // solve's words and form
 	moves := append([]oracle.MoveValue(nil), a.Moves...)
 	sort.SliceStable(moves, func(i, j int) bool { return moves[i].Value > moves[j].Value })
-	for _, m := range moves {
-		fmt.Fprintf(out, "  move %-4v %+3d", m.Move, m.Value)
-		if m.Captured > 0 {
-			fmt.Fprintf(out, "  (captures %d)", m.Captured)
-		}
-		fmt.Fprintln(out)
-	}
+	printMoveValues(out, moves) // solve's words and form
 	fmt.Fprintf(out, "pv: %s%s\n", moveList(a.PV), pvNote(a))
 	return nil
 }

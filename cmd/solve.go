@@ -207,9 +207,7 @@ func printSolveText(out io.Writer, a oracle.Answer) error {
 		fmt.Fprintln(out, line)
 	}
 	if len(a.Moves) > 1 || len(a.Moves) == 1 && !a.MustPass {
-		for _, m := range a.Moves {
-			fmt.Fprintf(out, "  move %v: %+d%s (captures %d)\n", m.Move, m.Value, boundNote(m), m.Captured)
-		}
+		printMoveValues(out, a.Moves)
 	}
 	if len(a.Lines) > 0 {
 		fmt.Fprintln(out, "lines (extra moves followed by each continuation):")
@@ -255,6 +253,14 @@ func stopNote(out io.Writer, a oracle.Answer) error {
 
 // exactness says whether the value is exact, and if not why the answer
 // stopped and what is proven.
+// printMoveValues writes a line a move: "  move 6: +1 (captures 2)", the
+// form solve and query share.
+func printMoveValues(out io.Writer, moves []oracle.MoveValue) {
+	for _, m := range moves {
+		fmt.Fprintf(out, "  move %v: %+d%s (captures %d)\n", m.Move, m.Value, boundNote(m), m.Captured)
+	}
+}
+
 func exactness(a oracle.Answer) string {
 	if a.Exact {
 		if !a.BestMovesComplete {
