@@ -25,6 +25,18 @@ type encodedLayer struct {
 func encodeLayer(ctx context.Context, c codec, threads int, res solved, keepValues bool) (encodedLayer, error) {
 	var e encodedLayer
 	var err error
+	if res.dist8 != nil { // the forward pass: one byte a distance, widened a block at a time
+		if e.blocks, e.stored, err = encodeBlocks(ctx, threads, res.values, c.encodeValues); err != nil {
+			return e, err
+		}
+		encodeDist := func(chunk []uint8) []byte { return c.encodeDistances(widen(chunk)) }
+		if e.distBlocks, e.distStored, err = encodeBlocks(ctx, threads, res.dist8, encodeDist); err != nil {
+			return e, err
+		}
+		e.checksum, e.distChecksum, e.maxDistance = xxhash.Sum64(int8Bytes(res.values)), distanceChecksum8(res.dist8), int(maxRun(res.dist8))
+		e.values = res.values
+		return e, nil
+	}
 	if res.state == nil {
 		if e.blocks, e.stored, err = encodeBlocks(ctx, threads, res.values, c.encodeValues); err != nil {
 			return e, err
@@ -162,10 +174,44 @@ func encodeBlocks[T any](ctx context.Context, threads int, values []T, encode fu
 	return blocks, stored, nil
 }
 
+// widen returns one-byte distances as uint16s.
+func widen(dist []uint8) []uint16 {
+	wide := make([]uint16, len(dist))
+	for i, d := range dist {
+		wide[i] = uint16(d)
+	}
+	return wide
+}
+
+// maxRun returns the largest of dist, 0 for none.
+func maxRun(dist []uint8) uint8 {
+	m := uint8(0)
+	for _, d := range dist {
+		m = max(m, d)
+	}
+	return m
+}
+
+// distanceChecksum8 is distanceChecksum of one-byte distances: the same
+// hash, of the same little-endian uint16s.
+func distanceChecksum8(dist []uint8) uint64 {
+	h := xxhash.New()
+	var buf [2 * 4096]byte
+	for lo := 0; lo < len(dist); lo += 4096 {
+		chunk := dist[lo:min(lo+4096, len(dist))]
+		for i, d := range chunk {
+			buf[2*i], buf[2*i+1] = d, 0
+		}
+		h.Write(buf[:2*len(chunk)])
+	}
+	return h.Sum64()
+}
+
 // solved is one layer's result.
 type solved struct {
 	values []int8
 	dist   []uint16
+	dist8  []uint8  // instead of dist, from the forward pass (fwdState)
 	state  []uint32 // instead of values and dist, from propagation (stateArrays)
 	method string
 	rounds int
@@ -176,5 +222,8 @@ func (r *solved) arrays() {
 	if r.state != nil {
 		r.values, r.dist = stateArrays(r.state)
 		r.state = nil
+	}
+	if r.dist8 != nil {
+		r.dist, r.dist8 = widen(r.dist8), nil
 	}
 }

@@ -66,16 +66,49 @@ import (
 // the lower layers' caches; the measure sweep then folds in the moves
 // that stay in the layer.
 //
-// Memory: the layer's result is a propagation state array (4 bytes a
-// position, build_propagate.go's format: resolved, value, distance), which
-// between the two passes holds each position's best exit (exitsState);
-// encodeLayer compresses it as it does a propagation's. The row tables are
-// small (C(n+Pits, Pits) rows, twice).
+// Memory: the layer's result is two bytes a position (fwdState): its
+// value, and its distance in one byte, which holds every kalah distance:
+// a move inside the layer raises the measure by at least 1 and the
+// measure runs from 0 to (Pits-1)*n, so a forced line has at most
+// (Pits-1)*n moves inside the layer and one exit, 156 plies at most on
+// the 12-pit board's largest one-machine layer (31) and 241 for 5 pits and
+// 60 seeds (a longer one is an error, never a wrong distance). Between the
+// two passes the same bytes hold each position's best exit (its distance
+// is always 1). The values array is the layer's values as the layers above
+// read them, with no copy. The row tables are small (C(n+Pits, Pits) rows,
+// twice).
 
 // forwardBytes is the forward pass's bytes a position of its layer: the
-// state (4), and while the layer is encoded the compressed blocks (well
-// under 1); the values kept for the layers above add 1 (planLower).
-const forwardBytes = 4.5
+// value and the distance (2), and while the layer is encoded the
+// compressed blocks (well under 1); the values are kept for the layers
+// above at no cost, but planLower counts 1 byte more for them.
+const forwardBytes = 2.5
+
+// fwdUnsolved is the distance byte of a position not yet solved: its
+// value byte then holds its best exit's value, or fwdNoExit.
+const (
+	fwdUnsolved = 0xff
+	fwdNoExit   = math.MinInt8
+)
+
+// fwdState is the forward pass's layer: value and distance a position.
+// A solved position has its distance (below fwdUnsolved); one that is
+// not yet has fwdUnsolved and its best exit so far in val.
+type fwdState struct {
+	val  []int8
+	dist []uint8
+}
+
+// set records the final value and distance of the position of rank r
+// from its best move's key (errDistance when the distance does not fit).
+func (st fwdState) set(r uint64, key int32) error {
+	v, d := keyValueDist(key)
+	if d >= fwdUnsolved {
+		return errDistance
+	}
+	st.val[r], st.dist[r] = int8(v), uint8(d)
+	return nil
+}
 
 // forwardFixed is the forward pass's memory besides its arrays: the block
 // encoders, caches and runtime, about 50 MiB whatever the layer (measured
@@ -198,23 +231,32 @@ func (t *rowTable) jobs(n, m int, out []forwardJob) []forwardJob {
 
 // forward solves the layer: measures from the largest down, the blocks of
 // each measure shared by the threads. It returns the propagation-format
-// state of every position (every one resolved, value 0 too).
-func (s *layerSolver) forward(ctx context.Context) ([]uint32, error) {
-	state := make([]uint32, s.size)
-	hugepage.Advise(state)
+// value and distance of every position.
+func (s *layerSolver) forward(ctx context.Context) (fwdState, error) {
+	state := fwdState{val: make([]int8, s.size), dist: make([]uint8, s.size)}
+	hugepage.Advise(state.val)
+	hugepage.Advise(state.dist)
+	if err := parallel(ctx, s.threads, s.size, BlockSize, func(lo, hi int64) error {
+		for i := range state.dist[lo:hi] {
+			state.dist[lo+int64(i)] = fwdUnsolved // the order check (errForwardOrder) relies on it
+		}
+		return nil
+	}); err != nil {
+		return fwdState{}, err
+	}
 	if err := s.forwardExits(ctx, state); err != nil {
-		return nil, err
+		return fwdState{}, err
 	}
 	t := newRowTable(s.ix, s.n)
 	var edges atomic.Int64
 	var jobs []forwardJob
 	for m := (s.ix.pits - 1) * s.n; m >= 0; m-- {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return fwdState{}, err
 		}
 		jobs = t.jobs(s.n, m, jobs)
 		if err := s.forwardMeasure(jobs, t, state, &edges); err != nil {
-			return nil, err
+			return fwdState{}, err
 		}
 		s.rounds++
 	}
@@ -225,7 +267,7 @@ func (s *layerSolver) forward(ctx context.Context) ([]uint32, error) {
 
 // forwardMeasure solves the blocks of one measure on s.threads workers
 // (one worker when they are few).
-func (s *layerSolver) forwardMeasure(jobs []forwardJob, t *rowTable, state []uint32, edges *atomic.Int64) error {
+func (s *layerSolver) forwardMeasure(jobs []forwardJob, t *rowTable, state fwdState, edges *atomic.Int64) error {
 	workers := min(s.threads, len(jobs))
 	var next atomic.Int64
 	var fail atomic.Pointer[error]
@@ -303,7 +345,7 @@ type forwardMove struct {
 type forwarder struct {
 	s     *layerSolver
 	t     *rowTable
-	state []uint32
+	state fwdState
 	mem   memLower // the lower layers held in memory (a layer read from disk is nil), or nil
 	edges int64    // moves inside the layer seen so far
 
@@ -317,7 +359,7 @@ type forwarder struct {
 	keys [forwardBatch]int32
 }
 
-func newForwarder(s *layerSolver, t *rowTable, state []uint32) *forwarder {
+func newForwarder(s *layerSolver, t *rowTable, state fwdState) *forwarder {
 	f := &forwarder{s: s, t: t, state: state, moves: make([]forwardMove, 0, position.MaxPits)}
 	switch l := s.lower.(type) {
 	case memLower:
@@ -403,26 +445,24 @@ func moveKey(value, dist int) int32 {
 	return int32(value<<16 | low)
 }
 
-// keyState returns the final state of a position whose best move has key.
-func keyState(key int32) (uint32, error) {
+// keyValueDist returns the value and distance of a position whose best
+// move has key (a draw's distance is 0).
+func keyValueDist(key int32) (value, dist int) {
 	value, low := int(key>>16), int(key&0xffff)
-	dist := 0
 	switch {
 	case value > 0:
 		dist = 0xffff - low
 	case value < 0:
 		dist = low
 	}
-	if dist > MaxDistance {
-		return 0, errDistance
-	}
-	return resolvedAt(int8(value), uint16(dist)), nil
+	return value, dist
 }
 
-// innerKey is the key of a move to an in-layer child of state st after
-// which the turn passes over (the only kind that stays in the layer).
-func innerKey(st uint32) int32 {
-	return moveKey(position.SownValue(0, false, int(stateValue(st))), 1+int(stateDistance(st)))
+// innerKey is the key of a move to an in-layer child of value v and
+// distance d after which the turn passes over (the only kind that stays
+// in the layer).
+func innerKey(v int8, d uint8) int32 {
+	return moveKey(position.SownValue(0, false, int(v)), 1+int(d))
 }
 
 // run solves the positions of own row t.rows[a] beside the opponent rows
@@ -436,12 +476,12 @@ func (f *forwarder) run(a, lo, hi int) error {
 		// run, since the opponent rows of a run have the same seeds).
 		for j := range keys {
 			p := position.Position{Own: t.rows[a], Opp: t.rows[lo+j]}
-			f.state[base+opp[j]] = resolvedAt(int8(f.s.v.TerminalValue(p)), 0)
+			f.state.val[base+opp[j]], f.state.dist[base+opp[j]] = int8(f.s.v.TerminalValue(p)), 0
 		}
 		return nil
 	}
 	for j := range keys {
-		keys[j] = exitsKey(f.state[base+opp[j]])
+		keys[j] = exitsKey(f.state.val[base+opp[j]])
 	}
 	for i := range f.moves {
 		if err := f.foldInner(&f.moves[i], lo, keys); err != nil {
@@ -449,11 +489,9 @@ func (f *forwarder) run(a, lo, hi int) error {
 		}
 	}
 	for j, key := range keys {
-		st, err := keyState(key)
-		if err != nil {
+		if err := f.state.set(base+opp[j], key); err != nil {
 			return err
 		}
-		f.state[base+opp[j]] = st
 	}
 	return nil
 }
@@ -463,18 +501,19 @@ func (f *forwarder) run(a, lo, hi int) error {
 // a move that banks nothing, and under the standard rule the seed left in
 // an empty pit facing an empty one.
 func (f *forwarder) foldInner(m *forwardMove, lo int, keys []int32) error {
-	t, state := f.t, f.state
+	t, val, dist := f.t, f.state.val, f.state.dist
 	switch {
 	case m.kind == moveInner:
 		own := t.own[lo : lo+len(keys)]
-		all := uint32(resolved)
+		longest := uint8(0)
 		for j := range keys {
-			st := state[own[j]+m.k]
-			all &= st
-			keys[j] = max(keys[j], innerKey(st))
+			r := own[j] + m.k
+			d := dist[r]
+			longest = max(longest, d)
+			keys[j] = max(keys[j], innerKey(val[r], d))
 		}
 		f.edges += int64(len(keys))
-		if all&resolved == 0 {
+		if longest == fwdUnsolved {
 			return errForwardOrder
 		}
 	case m.kind == moveCapture && m.sow.Banked == 0 && !f.s.v.CapturesFacing(0):
@@ -552,11 +591,11 @@ func (f *forwarder) exitChild(m *forwardMove, t *rowTable, b int) (key int32, ok
 
 // innerChild returns the key of a move to the in-layer child of rank r.
 func (f *forwarder) innerChild(r uint64) (int32, error) {
-	st := f.state[r]
-	if st&resolved == 0 {
+	d := f.state.dist[r]
+	if d == fwdUnsolved {
 		return 0, errForwardOrder
 	}
-	return innerKey(st), nil
+	return innerKey(f.state.val[r], d), nil
 }
 
 // exitKey returns the key of a move that banks captured seeds (again: the
@@ -573,7 +612,7 @@ func (f *forwarder) exitKey(captured int, again bool, layer int, r uint64) int32
 
 // The exit pass. The moves that leave the layer read finished layers
 // only, so they need no order: the exit pass folds them first, for every
-// position, into a partial key kept in the state (exitsState), in an order
+// position, into a partial key kept in its value byte (exitsState), in an order
 // that reads the lower layers' values in runs rather than scattered: a
 // tile of own rows of s seeds, in rank order, beside every opponent row
 // of n-s seeds, in rank order. A move's child keeps the opponent's row,
@@ -590,7 +629,7 @@ const exitTile = 32
 type exitJob struct{ seeds, lo, hi int }
 
 // forwardExits is the exit pass over the layer on s.threads workers.
-func (s *layerSolver) forwardExits(ctx context.Context, state []uint32) error {
+func (s *layerSolver) forwardExits(ctx context.Context, state fwdState) error {
 	t := newRows(s.ix, s.n, false)
 	var jobs []exitJob
 	for own := 1; own < s.n; own++ { // a row of 0 seeds: the game is over
@@ -638,32 +677,32 @@ func (f *forwarder) exitBlock(j exitJob) {
 			base := t.own[a]
 			if final[a-j.lo] {
 				for k, key := range keys {
-					f.state[base+opp[k]], _ = keyState(key) // an exit's distance is 1
+					_ = f.state.set(base+opp[k], key) // an exit's distance is 1
 				}
 				continue
 			}
 			for k, key := range keys {
-				f.state[base+opp[k]] = exitsState(key)
+				f.state.val[base+opp[k]] = exitsState(key)
 			}
 		}
 	}
 	f.s.prog.add(int64(j.hi-j.lo) * int64(bhi-blo))
 }
 
-// exitsState is the state that holds a position's best exit so far as its
-// key: bit 31 set, the value (as uint8) in bits 17-24 and the key's low 16
-// bits below, bit 16 (resolved) clear; 0 when it has no exit.
-func exitsState(key int32) uint32 {
+// exitsState is the value byte that holds a position's best exit so far,
+// whose key is moveKey(value, 1) (every exit is one ply): the value, or
+// fwdNoExit when it has none.
+func exitsState(key int32) int8 {
 	if key == math.MinInt32 {
-		return 0
+		return fwdNoExit
 	}
-	return 1<<31 | uint32(uint8(int8(key>>16)))<<17 | uint32(key&0xffff)
+	return int8(key >> 16)
 }
 
 // exitsKey inverts exitsState: math.MinInt32 for no exit.
-func exitsKey(st uint32) int32 {
-	if st == 0 {
+func exitsKey(v int8) int32 {
+	if v == fwdNoExit {
 		return math.MinInt32
 	}
-	return int32(int8(uint8(st>>17)))<<16 | int32(st&0xffff)
+	return moveKey(int(v), 1)
 }

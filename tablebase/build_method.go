@@ -206,7 +206,7 @@ func (forwardMethod) applies(sh *layerShape) error {
 }
 
 func (m forwardMethod) plan(sh *layerShape) methodPlan {
-	own, lower, _ := sh.layerMemory(forwardOwnBytes)
+	own, lower, _ := sh.forwardMemory()
 	return methodPlan{LayerPlan: sh.basePlan(m.name(), own+lower), method: m, lower: sh.planLower(forwardOwnBytes(sh.size()))}
 }
 
@@ -217,7 +217,7 @@ func (forwardMethod) solve(ctx context.Context, b *builder, p methodPlan) (solve
 	}
 	state, err := s.forward(ctx)
 	b.edges = s.edges
-	return solved{state: state, method: "forward", rounds: s.rounds}, diskErr(err, disk)
+	return solved{values: state.val, dist8: state.dist, method: "forward", rounds: s.rounds}, diskErr(err, disk)
 }
 
 // graphMethod: the predecessor graph (build_graph.go), in memory or with
@@ -519,6 +519,17 @@ func (sh *layerShape) layerMemory(ownBytes func(int64) int64) (own, lower int64,
 	return own, p.bytes(), p.disk()
 }
 
+// forwardMemory is layerMemory of the forward pass, whose values array
+// is its own (forwardBytes), so that keeping it for the layers above
+// costs nothing more.
+func (sh *layerShape) forwardMemory() (own, lower int64, disk bool) {
+	own, lower, disk = sh.layerMemory(forwardOwnBytes)
+	if sh.planLower(forwardOwnBytes(sh.size())).keep {
+		own -= sh.size()
+	}
+	return own, lower, disk
+}
+
 // unsowLayerBytes is the layer's memory by un-sowing.
 func (sh *layerShape) unsowLayerBytes() int64 {
 	own, lower, _ := sh.unsowMemory()
@@ -550,7 +561,7 @@ func (sh *layerShape) leastBytes() int64 {
 		need = min(need, own+lower)
 	}
 	if sh.forward && (sh.forced == MethodAuto || sh.forced == MethodForward) {
-		own, lower, disk := sh.layerMemory(forwardOwnBytes)
+		own, lower, disk := sh.forwardMemory()
 		if disk {
 			lower = min(lower, minLowerCache)
 		}
