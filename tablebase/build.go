@@ -384,7 +384,7 @@ func (b *builder) resume() (int, error) {
 func (b *builder) layer(ctx context.Context, p methodPlan) (solvedLayer, error) {
 	began := time.Now()
 	n, size := p.Seeds, p.Positions
-	defer b.boundHeap(p.PeakBytes)()
+	defer b.boundHeap(p.PeakBytes, gcPercent(p.method))()
 	res, err := p.method.solve(ctx, b, p)
 	if err != nil {
 		return solvedLayer{}, fmt.Errorf("layer %d: %w", n, err)
@@ -552,14 +552,14 @@ func (b *builder) plan(n int, movesPerPosition float64) LayerPlan {
 }
 
 // boundHeap bounds the Go heap while layer n is built: the collector runs
-// when the heap has grown by a quarter over what is live (rather than
-// doubled, Go's default), and the runtime's soft memory limit is lowered to
+// when the heap has grown by percent over what is live (gcPercent: rather
+// than doubled, Go's default), and the runtime's soft memory limit is lowered to
 // limit, the layer's planned peak (heapPeak), when that is below the limit
 // set already. It returns the function that restores both. Without it the dead frontiers of the propagation make the
 // peak RSS about double the plan. (Badger's memory-mapped files come on
 // top in the RSS: about the size of the tablebase, reclaimable page cache.)
-func (b *builder) boundHeap(limit int64) func() {
-	prevPercent := debug.SetGCPercent(25)
+func (b *builder) boundHeap(limit int64, percent int) func() {
+	prevPercent := debug.SetGCPercent(percent)
 	prev := debug.SetMemoryLimit(-1)
 	if limit < prev {
 		debug.SetMemoryLimit(limit)
@@ -568,6 +568,18 @@ func (b *builder) boundHeap(limit int64) func() {
 		debug.SetMemoryLimit(prev)
 		debug.SetGCPercent(prevPercent)
 	}
+}
+
+// gcPercent is the heap's growth over what is live, in percent, before
+// the collector runs while a layer of method m is built: a quarter, or a
+// tenth for the forward pass, whose heap is nearly all its two arrays and
+// the lower layers' values, none holding a pointer, so a collection costs
+// little and the heap's growth is all garbage: the encoder's buffers.
+func gcPercent(m layerMethod) int {
+	if _, ok := m.(forwardMethod); ok {
+		return 10
+	}
+	return 25
 }
 
 // heapPeak is the Go heap a layer whose arrays take planned bytes is
