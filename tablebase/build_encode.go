@@ -33,7 +33,7 @@ func encodeLayer(ctx context.Context, c codec, threads int, res solved, keepValu
 		if e.distBlocks, e.distStored, err = encodeBlocks(ctx, threads, res.dist8, encodeDist); err != nil {
 			return e, err
 		}
-		e.checksum, e.distChecksum, e.maxDistance = xxhash.Sum64(int8Bytes(res.values)), distanceChecksum8(res.dist8), int(maxRun(res.dist8))
+		e.checksum, e.distChecksum, e.maxDistance = xxhash.Sum64(int8Bytes(res.values)), distanceChecksum(res.dist8), maxOf(res.dist8)
 		e.values = res.values
 		return e, nil
 	}
@@ -140,8 +140,8 @@ func stateSums(state []uint32, threads int) (values, dist uint64, longest int) {
 }
 
 // maxOf returns the largest distance, 0 for none.
-func maxOf(dist []uint16) int {
-	m := uint16(0)
+func maxOf[D uint8 | uint16](dist []D) int {
+	m := D(0)
 	for _, d := range dist {
 		m = max(m, d)
 	}
@@ -181,30 +181,6 @@ func widen(dist []uint8) []uint16 {
 		wide[i] = uint16(d)
 	}
 	return wide
-}
-
-// maxRun returns the largest of dist, 0 for none.
-func maxRun(dist []uint8) uint8 {
-	m := uint8(0)
-	for _, d := range dist {
-		m = max(m, d)
-	}
-	return m
-}
-
-// distanceChecksum8 is distanceChecksum of one-byte distances: the same
-// hash, of the same little-endian uint16s.
-func distanceChecksum8(dist []uint8) uint64 {
-	h := xxhash.New()
-	var buf [2 * 4096]byte
-	for lo := 0; lo < len(dist); lo += 4096 {
-		chunk := dist[lo:min(lo+4096, len(dist))]
-		for i, d := range chunk {
-			buf[2*i], buf[2*i+1] = d, 0
-		}
-		h.Write(buf[:2*len(chunk)])
-	}
-	return h.Sum64()
 }
 
 // solved is one layer's result.

@@ -152,14 +152,15 @@ func distancePlanes(dist []uint16, dst []byte) []byte {
 }
 
 // distanceChecksum is xxHash64 of a layer's distances as little-endian
-// uint16s.
-func distanceChecksum(dist []uint16) uint64 {
+// uint16s, whether held in one byte a position (kalah's forward pass) or
+// two: the same layer hashes the same either way.
+func distanceChecksum[D uint8 | uint16](dist []D) uint64 {
 	h := xxhash.New()
 	var buf [2 * 4096]byte
 	for lo := 0; lo < len(dist); lo += 4096 {
 		chunk := dist[lo:min(lo+4096, len(dist))]
 		for i, d := range chunk {
-			binary.LittleEndian.PutUint16(buf[2*i:], d)
+			binary.LittleEndian.PutUint16(buf[2*i:], uint16(d))
 		}
 		h.Write(buf[:2*len(chunk)])
 	}
