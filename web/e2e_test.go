@@ -136,8 +136,18 @@ func newBrowser(t *testing.T) (context.Context, *console) {
 func waitFor(t *testing.T, ctx context.Context, id string) {
 	t.Helper()
 	expr := fmt.Sprintf(`["ready", "error"].includes(document.getElementById(%q).dataset.state)`, id)
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr,
-		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(3*time.Minute))); err != nil {
+	for attempt := 1; ; attempt++ {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr,
+			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(3*time.Minute)))
+		if err == nil {
+			break
+		}
+		// Right after a navigation the poll may still name the old
+		// page's JavaScript context, which Chromium has just destroyed;
+		// polling again finds the new page's.
+		if attempt < 5 && strings.Contains(err.Error(), "Cannot find context with specified id") {
+			continue
+		}
 		t.Fatalf("waiting for #%s: %v", id, err)
 	}
 	state, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.getElementById(%q).dataset.state`, id)))
