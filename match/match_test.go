@@ -258,3 +258,21 @@ func TestGoCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestSPRTStopsOnOneResult: against an engine that loses every game (an
+// illegal first move), --sprt 0,300 stops after 6 games (6 ln(s1/s0) =
+// 3.1768 past 2.9444; stats_test.go), not after the 20 asked for: the
+// normal approximation divided by a variance of 0 and never stopped.
+func TestSPRTStopsOnOneResult(t *testing.T) {
+	bin := buildMancala(t)
+	v, _ := position.Lookup("oware-own")
+	good := bin + " engine --no-tb --threads 1 --hash 4"
+	res, err := Run(context.Background(), Config{Variant: v, Commands: [2]string{good, fakeCommand(t, "illegal")},
+		Depth: 1, Games: 20, SPRT: &SPRT{Elo0: 0, Elo1: 300}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Score != (Score{Wins: 6}) || res.Verdict != AcceptH1 || res.Stopped != "SPRT: H1 accepted" {
+		t.Errorf("%+v, %v, stopped %q; want 6 wins, H1 accepted", res.Score, res.Verdict, res.Stopped)
+	}
+}

@@ -103,26 +103,101 @@ func (t SPRT) Bounds() (lower, upper float64) {
 	return math.Log(b / (1 - a)), math.Log((1 - b) / a)
 }
 
-// LLR is the log-likelihood ratio of H1 over H0 after the games of s, by
-// the normal approximation of the generalised SPRT (as fishtest computes
-// it for a trinomial of wins, draws and losses): with r the score ratio,
-// σ² one game's variance, and s0, s1 the expected scores at Elo0 and Elo1
-// (logistic model),
+// LLR is the generalised log-likelihood ratio of H1 over H0 after the
+// games of s, as fishtest and fastchess compute it for a trinomial of
+// losses, draws and wins (M. Van den Bergh, "Comments on normalized Elo",
+// Proposition 1.1): each game scores a = 0, 1/2 or 1, with the observed
+// frequencies p̂; under a hypothesis of expected score s (Elo0's or Elo1's,
+// logistic model) the most likely distribution is
 //
-//	LLR = n (s1 - s0) (2r - s0 - s1) / (2σ²).
+//	p_i = p̂_i / (1 + θ (a_i - s)), θ the root of Σ p̂_i (a_i - s) / (1 + θ (a_i - s)) = 0,
 //
-// It is 0 with no games or when every game is alike (σ² = 0).
+// and LLR = n Σ p̂_i ln(p1_i / p0_i). When no root keeps every p_i ≥ 0 (s
+// outside the scores seen, as when every game so far has one result), θ
+// stops at its bound and the missing weight goes to the unseen extreme
+// result: after n wins LLR = n ln(s1/s0), after n losses n ln((1-s1) /
+// (1-s0)), after n draws n ln((1-|2s1-1|) / (1-|2s0-1|)). (Fishtest and
+// fastchess mix a prior of 1/1000 of a game into unseen results instead,
+// which moves the ratio by up to 0.003; the normal approximation n (s1-s0)
+// (2r-s0-s1) / (2σ²) divides by σ² = 0 there and never stops.) It is 0
+// with no games.
 func (t SPRT) LLR(s Score) float64 {
-	n := float64(s.Games())
-	v := 0.0
-	if n > 0 {
-		v = s.variance()
+	return gsprtLLR([]float64{0, 0.5, 1}, []float64{float64(s.Losses), float64(s.Draws), float64(s.Wins)},
+		ratioOf(t.Elo0), ratioOf(t.Elo1))
+}
+
+// gsprtLLR is the generalised log-likelihood ratio of expected score s1
+// over s0 (each strictly between the first and last score) for counts[i]
+// games that scored scores[i] (ascending).
+func gsprtLLR(scores, counts []float64, s0, s1 float64) float64 {
+	n := 0.0
+	for _, c := range counts {
+		n += c
 	}
-	if v == 0 {
+	if n == 0 {
 		return 0
 	}
-	s0, s1 := ratioOf(t.Elo0), ratioOf(t.Elo1)
-	return n * (s1 - s0) * (2*s.Ratio() - s0 - s1) / (2 * v)
+	p := make([]float64, len(counts))
+	for i, c := range counts {
+		p[i] = c / n
+	}
+	p0, p1 := mostLikely(scores, p, s0), mostLikely(scores, p, s1)
+	llr := 0.0
+	for i := range p {
+		if p[i] > 0 {
+			llr += p[i] * math.Log(p1[i]/p0[i])
+		}
+	}
+	return n * llr
+}
+
+// mostLikely is the distribution over scores of expected score s that
+// makes the observed frequencies p most likely, given for the scores seen
+// (p_i > 0): p_i / (1 + θ (a_i - s)), with θ the root of the decreasing
+// function f below in [-1/(a_last - s), 1/(s - a_first)], the range where
+// no weight is negative, found by bisection; when f keeps one sign over
+// the range, θ is the bound it points to (the unseen extreme score there
+// takes the rest of the weight, which the ratio never reads).
+func mostLikely(scores, p []float64, s float64) []float64 {
+	f := func(theta float64) float64 {
+		sum := 0.0
+		for i, a := range scores {
+			if p[i] > 0 {
+				sum += p[i] * (a - s) / (1 + theta*(a-s))
+			}
+		}
+		return sum
+	}
+	last := len(scores) - 1
+	lo, hi := -1/(scores[last]-s), 1/(s-scores[0])
+	var theta float64
+	switch {
+	case f(0) == 0: // every game scored s
+	case p[0] == 0 && f(hi) >= 0: // too few low scores even with the lowest unseen
+		theta = hi
+	case p[last] == 0 && f(lo) <= 0:
+		theta = lo
+	default:
+		for range 200 {
+			mid := (lo + hi) / 2
+			if mid <= lo || mid >= hi {
+				break
+			}
+			if f(mid) > 0 {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		theta = (lo + hi) / 2
+	}
+	q := make([]float64, len(p))
+	for i, a := range scores {
+		if p[i] > 0 {
+			q[i] = p[i] / (1 + theta*(a-s))
+		}
+	}
+	return q
 }
 
 // Verdict says whether the test stops after the games of s.
