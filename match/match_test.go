@@ -14,6 +14,7 @@ import (
 
 	"github.com/mancala-solver/mancala/oracle"
 	"github.com/mancala-solver/mancala/position"
+	"github.com/mancala-solver/mancala/tablebase"
 )
 
 // fakeEnv makes the test binary a misbehaving engine (fakeEngine).
@@ -274,5 +275,71 @@ func TestSPRTStopsOnOneResult(t *testing.T) {
 	}
 	if res.Score != (Score{Wins: 6}) || res.Verdict != AcceptH1 || res.Stopped != "SPRT: H1 accepted" {
 		t.Errorf("%+v, %v, stopped %q; want 6 wins, H1 accepted", res.Score, res.Verdict, res.Stopped)
+	}
+}
+
+// TestTablebaseAdjudication: with oware's tablebase to 12 seeds (built
+// here, as `mancala match --tb DIR` opens it), two `mancala engine`
+// processes at depth 2 from the built-in third opening play until the
+// first position with at most 12 seeds on the board, and the game ends
+// there, scored by the tablebase. The expected score is worked out apart
+// from the match: the recorded moves are replayed, the position reached is
+// valued by oware's layers to 12 built in memory (BuildMemory: no store,
+// no prober; a proof by search takes minutes at 12 seeds), and the value
+// split as the remaining seeds.
+func TestTablebaseAdjudication(t *testing.T) {
+	bin := buildMancala(t)
+	own, _ := position.Lookup("oware-own")
+	oware := own.NeutralTwin()
+	dir := t.TempDir()
+	if _, err := tablebase.Build(context.Background(), dir, oware, tablebase.BuildOptions{MaxSeeds: 12, Threads: 1}); err != nil {
+		t.Fatal(err)
+	}
+	pr, err := tablebase.OpenProber(dir, oware)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	mem, err := tablebase.BuildMemory(context.Background(), oware, 12, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := bin + " engine --no-tb --threads 1 --hash 4"
+	res, err := Run(context.Background(), Config{Variant: own, Commands: [2]string{eng, eng}, Names: [2]string{"one", "two"},
+		Depth: 2, Games: 2, Openings: Balanced(own)[2:3], Tablebase: pr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Games) != 2 {
+		t.Fatalf("%d games", len(res.Games))
+	}
+	for _, g := range res.Games {
+		r, _ := replay(own, nil)
+		seeds := 0
+		for i, pit := range g.Moves {
+			if seeds = r.Position.Seeds(); i > 0 && seeds <= 12 {
+				t.Fatalf("game %d: %d seeds on the board before the %d-th move, not adjudicated", g.Index, seeds, i+1)
+			}
+			if _, err := r.Play(pit); err != nil {
+				t.Fatalf("game %d: %v", g.Index, err)
+			}
+		}
+		seeds = r.Position.Seeds()
+		if r.Over || seeds > 12 {
+			t.Fatalf("game %d: replayed, over %v with %d seeds; want a live position of at most 12", g.Index, r.Over, seeds)
+		}
+		v, ok := mem.Probe(r.Position)
+		if !ok {
+			t.Fatalf("game %d: the position is not in the tablebase built in memory", g.Index)
+		}
+		mover := r.Position.Player() - 1
+		final := r.Captured
+		final[mover] += (seeds + v) / 2
+		final[1-mover] += (seeds - v) / 2
+		reason := fmt.Sprintf("tablebase: %d seeds on the board, %+d to %s", seeds, v, sideName(mover))
+		if g.Final != final || g.Result != resultOf(final) || g.Reason != reason || g.Loser != -1 {
+			t.Errorf("game %d: %v %s %q; want %v %s %q", g.Index, g.Final, g.Result, g.Reason, final, resultOf(final), reason)
+		}
+		t.Logf("game %d: %d plies, %v %s %q", g.Index, g.Plies, g.Final, g.Result, g.Reason)
 	}
 }
