@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +31,7 @@ type matchOptions struct {
 	tb                string
 	sprt              string
 	record            string
+	resume            bool
 }
 
 func newMatchCmd() *cobra.Command {
@@ -56,11 +58,15 @@ A line is printed after each game, then the first engine's wins, draws and
 losses, its score, and its Elo difference with a 95% interval. --sprt
 elo0,elo1 stops the match once a sequential probability ratio test
 (α = β = 0.05) accepts H0 (elo0) or H1 (elo1). --record FILE writes every game
-as mancala analyze reads it. Ctrl-C drops the games under way and prints the
-table of those played.`,
+as mancala analyze reads it, after a header line naming the match (variant,
+engine commands and names, limit, openings); --resume with --record FILE reads
+the games FILE holds, refuses a FILE of another match, and plays only the
+games it lacks (--games may grow), appending them, the table counting all.
+Ctrl-C drops the games under way and prints the table of those played.`,
 		Example: `  mancala match --engine "mancala engine" --engine "mancala engine --hash 16" --movetime 100ms --games 40
   mancala match --engine "mancala engine" --engine "java -jar oware.jar --roots R --leaves L service" \
-      --movetime 500ms --games 200 --sprt 0,50 --record games`,
+      --movetime 500ms --games 200 --sprt 0,50 --record games
+  mancala match ... --record games --resume    # after an interruption: the same flags, plus --resume`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			cfg, closeTB, err := opts.config()
@@ -87,6 +93,7 @@ table of those played.`,
 	f.StringVar(&opts.tb, "tb", "", "adjudicate by the tablebase in this directory")
 	f.StringVar(&opts.sprt, "sprt", "", "elo0,elo1: stop when an SPRT decides")
 	f.StringVar(&opts.record, "record", "", "write every game to this file, as analyze reads it")
+	f.BoolVar(&opts.resume, "resume", false, "continue the match recorded in --record's file: play only the games it lacks")
 	return c
 }
 
@@ -114,6 +121,8 @@ func (o *matchOptions) config() (cfg match.Config, closeTB func(), err error) {
 		return cfg, closeTB, fmt.Errorf("--games %d: want at least 1", o.games)
 	case o.concurrent < 1:
 		return cfg, closeTB, fmt.Errorf("--concurrency %d: want at least 1", o.concurrent)
+	case o.resume && o.record == "":
+		return cfg, closeTB, errors.New("--resume needs --record FILE")
 	}
 	limits := 0
 	for _, set := range []bool{o.moveTime > 0, o.gameTime > 0, o.nodes > 0 || o.depth > 0} {
@@ -171,12 +180,16 @@ func runMatch(c *cobra.Command, cfg match.Config, o *matchOptions) error {
 	out := c.OutOrStdout()
 	var rec *os.File
 	if o.record != "" {
-		f, err := os.Create(o.record)
+		f, done, err := openRecord(o.record, o.resume, &cfg)
 		if err != nil {
-			return fmt.Errorf("--record: %w", err)
+			return err
 		}
 		defer f.Close()
-		rec, cfg.Record = f, f
+		rec, cfg.Record, cfg.Done = f, f, done
+		if len(done) > 0 {
+			s := match.Tally(done)
+			fmt.Fprintf(out, "resumed %s: %d of %d games played, %d-%d-%d\n", o.record, len(done), cfg.Games, s.Wins, s.Draws, s.Losses)
+		}
 	}
 	cfg.Progress = func(g match.Game, s match.Score) {
 		fmt.Fprintf(out, "game %d/%d  %s (S) - %s (N)  %-7s %2d-%-2d  %s  %d plies  %.1fs   %d-%d-%d\n",
@@ -188,12 +201,51 @@ func runMatch(c *cobra.Command, cfg match.Config, o *matchOptions) error {
 		return err
 	}
 	printMatch(out, res, cfg.SPRT)
+	if res.Stopped == "interrupted" && rec != nil {
+		fmt.Fprintf(out, "the same command with --resume plays the %d games %s lacks\n", cfg.Games-len(res.Games), o.record)
+	}
 	if rec != nil {
 		if err := rec.Close(); err != nil {
 			return fmt.Errorf("--record: %w", err)
 		}
 	}
 	return nil
+}
+
+// openRecord opens the record file: created with the match's header, or
+// with resume and a file that exists, its games read back (a last line
+// cut by an interruption is cut off the file) and the file opened to
+// append the games it lacks.
+func openRecord(name string, resume bool, cfg *match.Config) (*os.File, []match.Game, error) {
+	data, err := os.ReadFile(name)
+	if !resume || errors.Is(err, os.ErrNotExist) {
+		f, err := os.Create(name)
+		if err == nil {
+			err = cfg.WriteHeader(f)
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("--record: %w", err)
+		}
+		return f, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("--resume: %w", err)
+	}
+	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+		data = data[:i+1]
+		if err := os.Truncate(name, int64(len(data))); err != nil {
+			return nil, nil, fmt.Errorf("--resume: %w", err)
+		}
+	}
+	done, err := match.ReadRecord(bytes.NewReader(data), cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--resume %s: %w", name, err)
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--resume: %w", err)
+	}
+	return f, done, nil
 }
 
 // printMatch writes the summary table.

@@ -9,6 +9,9 @@
 //     swapped; the move's limit (move time, game time with increment,
 //     nodes, depth); tablebase adjudication; the game record that
 //     `mancala analyze` reads.
+//   - record.go: the record's format (a header naming the match, two
+//     lines a game), and ReadRecord, which reads a record back so that
+//     Config.Done resumes an interrupted match.
 //   - engine.go: one engine process and the protocol's exchanges.
 //   - stats.go: Score, Elo and its interval, SPRT.
 //   - openings.go, openings.txt: the built-in balanced openings

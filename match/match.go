@@ -50,8 +50,14 @@ type Config struct {
 	SPRT *SPRT
 	// Record, if not nil, gets every game as a game record `mancala
 	// analyze` reads: a comment line naming the players and result, then
-	// the start position and the moves.
+	// the start position and the moves (record.go; the caller writes the
+	// header, WriteHeader).
 	Record io.Writer
+	// Done are games of this match already played, read from its record
+	// by ReadRecord: they are counted (first, in this order) and not
+	// played again; the games of the other indexes are. Their names must
+	// be the engines' names.
+	Done []Game
 	// Progress, if not nil, is called after each game (never two at
 	// once).
 	Progress func(Game, Score)
@@ -70,6 +76,15 @@ type Game struct {
 	Loser   int    // the engine (0 or 1) that lost by a breach, -1 none
 	Plies   int
 	Elapsed time.Duration
+}
+
+// Tally is the games' score from the first engine's side.
+func Tally(games []Game) Score {
+	var s Score
+	for _, g := range games {
+		g.tally(&s)
+	}
+	return s
 }
 
 // tally counts g in s, from the first engine's side.
@@ -103,16 +118,34 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	workers := max(cfg.Concurrency, 1)
 	res := Result{Names: cfg.Names}
+	done := map[int]bool{}
+	for _, g := range cfg.Done {
+		done[g.Index-1] = true
+		res.Games = append(res.Games, g)
+		g.tally(&res.Score)
+	}
+	var todo []int // the indexes still to play, in order
+	for i := 0; i < cfg.Games; i++ {
+		if !done[i] {
+			todo = append(todo, i)
+		}
+	}
 	var mu sync.Mutex
-	next, stop := 0, false
+	stop := false
+	if cfg.SPRT != nil && len(cfg.Done) > 0 {
+		if res.Verdict = cfg.SPRT.Verdict(res.Score); res.Verdict != Continue {
+			stop, res.Stopped = true, "SPRT: "+res.Verdict.String()
+		}
+	}
 	take := func() (int, bool) {
 		mu.Lock()
 		defer mu.Unlock()
-		if stop || next >= cfg.Games || ctx.Err() != nil {
+		if stop || len(todo) == 0 || ctx.Err() != nil {
 			return 0, false
 		}
-		next++
-		return next - 1, true
+		i := todo[0]
+		todo = todo[1:]
+		return i, true
 	}
 	finish := func(g Game) {
 		mu.Lock()
@@ -135,6 +168,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	var wg sync.WaitGroup
 	var names [2]string
 	var namesOnce sync.Once
+	var namesErr error // the Done games were played by others
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -166,7 +200,16 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 					}
 					eng[k] = e
 				}
-				namesOnce.Do(func() { names = cfg.names(eng) })
+				namesOnce.Do(func() {
+					names = cfg.names(eng)
+					namesErr = cfg.checkDone(names)
+				})
+				if namesErr != nil {
+					mu.Lock()
+					stop = true
+					mu.Unlock()
+					return
+				}
 				g, ok := cfg.play(ctx, i, eng, names)
 				if !ok {
 					return // interrupted: the game is not counted
@@ -183,14 +226,41 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	wg.Wait()
 	close(errs)
+	if names == ([2]string{}) && len(cfg.Done) > 0 { // every game was played before
+		g := cfg.Done[0]
+		names[g.South], names[1-g.South] = g.Names[0], g.Names[1]
+	}
 	res.Names = names
 	if err := <-errs; err != nil {
 		return res, err
+	}
+	if namesErr != nil {
+		return res, namesErr
 	}
 	if res.Stopped == "" && len(res.Games) < cfg.Games {
 		res.Stopped = "interrupted"
 	}
 	return res, nil
+}
+
+// checkDone checks that names, the engines' names, played the Done games.
+func (cfg *Config) checkDone(names [2]string) error {
+	for _, g := range cfg.Done {
+		if want := [2]string{names[g.South], names[1-g.South]}; g.Names != want {
+			return fmt.Errorf("match: the record's game %d was played by %s (South) and %s (North), not %s and %s: another match",
+				g.Index, g.Names[0], g.Names[1], want[0], want[1])
+		}
+	}
+	return nil
+}
+
+// opening is game i's opening (0-based i): the openings in turn, each
+// twice; nil without openings.
+func (cfg *Config) opening(i int) []int {
+	if len(cfg.Openings) == 0 {
+		return nil
+	}
+	return cfg.Openings[(i/2)%len(cfg.Openings)]
 }
 
 // names are the engines' names: Config.Names, else the first word of
@@ -251,6 +321,13 @@ func (cfg *Config) check() error {
 	case cfg.Margin < 0:
 		return fmt.Errorf("match: margin %v", cfg.Margin)
 	}
+	seen := map[int]bool{}
+	for _, g := range cfg.Done {
+		if g.Index < 1 || g.Index > cfg.Games || seen[g.Index] {
+			return fmt.Errorf("match: a game already played is numbered %d: want 1..%d, each once", g.Index, cfg.Games)
+		}
+		seen[g.Index] = true
+	}
 	for i, o := range cfg.Openings {
 		if _, err := replay(cfg.Variant, o); err != nil {
 			return fmt.Errorf("match: opening %d: %w", i+1, err)
@@ -280,10 +357,7 @@ func replay(v *position.Variant, pits []int) (*position.Game, error) {
 // is even. It reports false when ctx ended the game before its end.
 func (cfg *Config) play(ctx context.Context, i int, eng [2]*engine, names [2]string) (Game, bool) {
 	start := time.Now()
-	var opening []int
-	if len(cfg.Openings) > 0 {
-		opening = cfg.Openings[(i/2)%len(cfg.Openings)]
-	}
+	opening := cfg.opening(i)
 	south := i % 2
 	gm := Game{Index: i + 1, South: south, Names: [2]string{names[south], names[1-south]}, Opening: opening, Loser: -1}
 	g, _ := replay(cfg.Variant, opening) // checked by check

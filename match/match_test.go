@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -341,5 +342,127 @@ func TestTablebaseAdjudication(t *testing.T) {
 			t.Errorf("game %d: %v %s %q; want %v %s %q", g.Index, g.Final, g.Result, g.Reason, final, resultOf(final), reason)
 		}
 		t.Logf("game %d: %d plies, %v %s %q", g.Index, g.Plies, g.Final, g.Result, g.Reason)
+	}
+}
+
+// TestResume: a match of 4 games interrupted after 2 is resumed from its
+// record: ReadRecord gives back the 2 games, the second run plays only
+// games 3 and 4, appending them, and its table counts all 4, equal to the
+// tally of the record's 4 game lines (read here with a pattern of its
+// own). The record stays one that `mancala analyze` reads.
+func TestResume(t *testing.T) {
+	bin := buildMancala(t)
+	v, _ := position.Lookup("oware-own")
+	eng := bin + " engine --no-tb --threads 1 --hash 4"
+	cfg := Config{Variant: v, Commands: [2]string{eng, eng}, Names: [2]string{"one", "two"},
+		Depth: 2, Games: 4, Openings: Balanced(v)[:2]}
+	var rec bytes.Buffer
+	if err := cfg.WriteHeader(&rec); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first := cfg
+	first.Record = &rec
+	first.Progress = func(g Game, s Score) {
+		if s.Games() == 2 {
+			cancel()
+		}
+	}
+	res, err := Run(ctx, first)
+	if err != nil || res.Score.Games() != 2 || res.Stopped != "interrupted" {
+		t.Fatalf("first run: %+v, stopped %q, %v; want 2 games, interrupted", res.Score, res.Stopped, err)
+	}
+	done, err := ReadRecord(strings.NewReader(rec.String()), &cfg)
+	if err != nil {
+		t.Fatalf("ReadRecord: %v\n%s", err, rec.String())
+	}
+	if len(done) != 2 || done[0].Index != 1 || done[1].Index != 2 {
+		t.Fatalf("read %d games %+v; want games 1 and 2", len(done), done)
+	}
+	for k, g := range done {
+		if w := res.Games[k]; g.Result != w.Result || g.Final != w.Final || g.Reason != w.Reason || g.South != w.South ||
+			g.Names != w.Names || !equal(g.Moves, w.Moves) || g.Plies != w.Plies {
+			t.Errorf("game %d read back as %+v; played %+v", g.Index, g, w)
+		}
+	}
+	second := cfg
+	second.Record, second.Done = &rec, done
+	var played []int
+	second.Progress = func(g Game, s Score) { played = append(played, g.Index) }
+	res, err = Run(context.Background(), second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(played) != 2 || played[0] != 3 || played[1] != 4 || len(res.Games) != 4 || res.Stopped != "" {
+		t.Fatalf("second run played %v, %d games, stopped %q; want 3 and 4 of 4 games", played, len(res.Games), res.Stopped)
+	}
+	var tally Score
+	re := regexp.MustCompile(`(?m)^# game ([1-4]): (one|two) \(South\) - (one|two) \(North\) (1-0|0-1|1/2-1/2),`)
+	lines := re.FindAllStringSubmatch(rec.String(), -1)
+	for k, m := range lines {
+		if m[1] != fmt.Sprint(k+1) {
+			t.Errorf("record's game line %d is game %s", k+1, m[1])
+		}
+		switch oneSouth := m[2] == "one"; {
+		case m[4] == "1/2-1/2":
+			tally.Draws++
+		case (m[4] == "1-0") == oneSouth:
+			tally.Wins++
+		default:
+			tally.Losses++
+		}
+	}
+	if len(lines) != 4 || tally != res.Score || res.Names != [2]string{"one", "two"} {
+		t.Errorf("record: %d game lines, tally %+v; the table %+v, names %q", len(lines), tally, res.Score, res.Names)
+	}
+	if games, err := oracle.ParseGames(strings.NewReader(rec.String())); err != nil || len(games) != 4 {
+		t.Errorf("analyze reads %d games, %v", len(games), err)
+	}
+	// Everything played: a third run plays nothing and gives the same table.
+	all, err := ReadRecord(strings.NewReader(rec.String()), &cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	third := cfg
+	third.Done = all
+	if res3, err := Run(context.Background(), third); err != nil || res3.Score != res.Score || res3.Names != res.Names {
+		t.Errorf("third run: %+v %q, %v; want %+v", res3.Score, res3.Names, err, res.Score)
+	}
+}
+
+// TestReadRecordRefuses: a record of another match, or a damaged one, is
+// refused with the line and what differs; a game cut before its moves
+// line is dropped.
+func TestReadRecordRefuses(t *testing.T) {
+	v, _ := position.Lookup("oware-own")
+	cfg := Config{Variant: v, Commands: [2]string{"a", "b"}, Names: [2]string{"one", "two"}, Depth: 2, Games: 4}
+	head := cfg.Header() + "\n"
+	game1 := "# game 1: one (South) - two (North) 1-0, 26-22, tablebase: 12 seeds\noware-own 3 4 1\n"
+	other := cfg
+	other.Depth, other.MoveTime = 0, 100*time.Millisecond
+	for _, c := range []struct{ text, want string }{
+		{"", "empty: no match header line"},
+		{game1, `line 1: no match header`},
+		{other.Header() + "\n", "line 1: another match: the record's limit movetime 100ms, this match's limit depth 2"},
+		{head + game1 + strings.Replace(game1, "oware-own 3 4 1", "oware-own 3 4 1 7", 1), "line 4: game 1 twice"},
+		{head + strings.Replace(game1, "game 1", "game 5", 1), "line 2: game 5: want 1..4 (--games)"},
+		{head + strings.Replace(game1, "3 4 1", "3 4 9", 1), `line 3: game 1: the 3rd move "9"`},
+		{head + "oware-own 3 4\n", "line 2: moves without a game line"},
+	} {
+		if _, err := ReadRecord(strings.NewReader(c.text), &cfg); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: %v; want %q", c.text, err, c.want)
+		}
+	}
+	games, err := ReadRecord(strings.NewReader(head+game1+"# game 2: two (South) - one (North) 0-1, 20-28, x\n"), &cfg)
+	if err != nil || len(games) != 1 || games[0].Index != 1 || games[0].Plies != 3 || games[0].Result != "1-0" {
+		t.Errorf("%+v, %v; want game 1 alone", games, err)
+	}
+	// Run refuses Done games whose names are not the engines'.
+	cfg.Commands = [2]string{fakeCommand(t, "illegal"), fakeCommand(t, "illegal")}
+	cfg.Done = games
+	cfg.Names = [2]string{"uno", "dos"}
+	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "played by one (South) and two (North), not uno and dos") {
+		t.Errorf("Run with another match's games: %v", err)
 	}
 }
