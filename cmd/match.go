@@ -271,5 +271,8 @@ func eloText(e float64) string {
 	case math.IsInf(e, -1):
 		return "-inf"
 	}
+	if math.Round(e) == 0 {
+		e = 0 // not "-0" for an even score
+	}
 	return fmt.Sprintf("%+.0f", e)
 }
