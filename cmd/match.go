@@ -31,7 +31,7 @@ type matchOptions struct {
 	tb                string
 	sprt              string
 	record            string
-	resume            bool
+	resume, ponder    bool
 }
 
 func newMatchCmd() *cobra.Command {
@@ -52,7 +52,9 @@ time (the move time or its clock, plus --margin) loses the game, with the
 reason; it is restarted for the next. With --tb, a game ends once the
 tablebase holds its position, scored by it (for oware-own, oware's tablebase:
 the two differ only where a position repeats). The end of a game is decided
-here by the rules (docs/rules.md), never by the engines.
+here by the rules (docs/rules.md), never by the engines. With --ponder, the
+engine that has just moved searches its opponent's position (go ponder) until
+stop, sent before its own next move; each engine then keeps its threads busy.
 
 A line is printed after each game, then the first engine's wins, draws and
 losses, its score, and its Elo difference with a 95% interval. --sprt
@@ -93,6 +95,7 @@ Ctrl-C drops the games under way and prints the table of those played.`,
 	f.StringVar(&opts.tb, "tb", "", "adjudicate by the tablebase in this directory")
 	f.StringVar(&opts.sprt, "sprt", "", "elo0,elo1: stop when an SPRT decides")
 	f.StringVar(&opts.record, "record", "", "write every game to this file, as analyze reads it")
+	f.BoolVar(&opts.ponder, "ponder", false, "let each engine search on its opponent's time (go ponder, then stop)")
 	f.BoolVar(&opts.resume, "resume", false, "continue the match recorded in --record's file: play only the games it lacks")
 	return c
 }
@@ -135,7 +138,7 @@ func (o *matchOptions) config() (cfg match.Config, closeTB func(), err error) {
 	}
 	cfg = match.Config{Variant: v, Commands: [2]string{o.engines[0], o.engines[1]},
 		MoveTime: o.moveTime, GameTime: o.gameTime, Increment: o.inc, Nodes: o.nodes, Depth: o.depth,
-		Margin: o.margin, Games: o.games, Concurrency: o.concurrent}
+		Margin: o.margin, Games: o.games, Concurrency: o.concurrent, Ponder: o.ponder}
 	copy(cfg.Names[:], o.names)
 	switch o.openings {
 	case "builtin":

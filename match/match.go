@@ -46,6 +46,12 @@ type Config struct {
 	// tablebase of its neutral twin: the values differ only where a
 	// position repeats).
 	Tablebase solver.Tablebase
+	// Ponder lets the engine that has just moved search on its opponent's
+	// time: it gets the position its opponent is to move in and `go
+	// ponder` with the move's limit, and `stop` (its bestmove read and
+	// dropped, off its clock) before its own next position, as samurai's
+	// test battle does. Each engine then uses its threads all the time.
+	Ponder bool
 	// SPRT, if not nil, stops the match once it accepts a hypothesis.
 	SPRT *SPRT
 	// Record, if not nil, gets every game as a game record `mancala
@@ -76,6 +82,7 @@ type Game struct {
 	Loser   int    // the engine (0 or 1) that lost by a breach, -1 none
 	Plies   int
 	Elapsed time.Duration
+	restart [2]bool // the engines to start afresh for the next game (a ponder search not stopped)
 }
 
 // Tally is the games' score from the first engine's side.
@@ -215,7 +222,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 					return // interrupted: the game is not counted
 				}
 				for k, e := range eng {
-					if g.Loser == k { // a breach leaves the engine's state unknown: start it afresh
+					if g.Loser == k || g.restart[k] { // a breach leaves the engine's state unknown: start it afresh
 						e.close()
 						eng[k] = nil
 					}
@@ -288,6 +295,10 @@ func (cfg *Config) label(k int) string {
 	}
 	return fmt.Sprintf("engine%d", k+1)
 }
+
+// ponderStopWait is the least time an engine has to answer stop to its
+// ponder search with a bestmove (Margin when longer).
+const ponderStopWait = 5 * time.Second
 
 // startTimeout bounds the wait for uciok and readyok: a Java engine reading
 // its books on a loaded machine took over 10 s.
@@ -390,12 +401,35 @@ func (cfg *Config) play(ctx context.Context, i int, eng [2]*engine, names [2]str
 		letters.WriteString(position.MoveLetter(r.Position, pit))
 		_, _ = r.Play(pit)
 	}
+	// With Ponder, the engine that has just moved searches the position
+	// its opponent is to move in (go ponder) until stop, sent before its
+	// own next position; its answer to stop is read and dropped, off its
+	// clock.
+	var pondering [2]bool
+	stopPonder := func(k int) error {
+		if !pondering[k] {
+			return nil
+		}
+		pondering[k] = false
+		if err := eng[k].send("stop"); err != nil {
+			return err
+		}
+		_, err := eng[k].awaitCtx(ctx, "bestmove", max(cfg.Margin, ponderStopWait))
+		return err
+	}
 	for !g.Over {
 		side := g.Position.Player() - 1 // 0 South, 1 North
 		e := eng[(south+side)%2]
 		pos := "position startpos"
 		if letters.Len() > 0 {
 			pos += " moves " + letters.String()
+		}
+		if err := stopPonder((south + side) % 2); err != nil {
+			if errors.Is(err, errInterrupted) {
+				return gm, false
+			}
+			lose(side, strings.Replace(errReason(err), "no bestmove within", "no bestmove after stop within", 1))
+			break
 		}
 		goCmd, limit := cfg.goCommand(clock, side)
 		word, took, err := e.bestmove(ctx, pos, goCmd, limit)
@@ -436,6 +470,21 @@ func (cfg *Config) play(ctx context.Context, i int, eng [2]*engine, names [2]str
 				gm.Reason = fmt.Sprintf("tablebase: %d seeds on the board, %+d to %s", seeds, v, sideName(mover))
 				break
 			}
+		}
+		if cfg.Ponder && !g.Over {
+			goCmd, _ := cfg.goCommand(clock, 1-side)
+			k := (south + side) % 2
+			pos := "position startpos moves " + letters.String()
+			// A failed write is the engine's breach at its next move.
+			pondering[k] = e.send(pos) == nil && e.send(strings.Replace(goCmd, "go", "go ponder", 1)) == nil
+		}
+	}
+	for k := range eng { // the game is over: no engine may still search into the next
+		if err := stopPonder(k); err != nil {
+			if errors.Is(err, errInterrupted) {
+				return gm, false
+			}
+			gm.restart[k] = true
 		}
 	}
 	if g.Over && gm.Loser < 0 {

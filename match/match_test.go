@@ -466,3 +466,51 @@ func TestReadRecordRefuses(t *testing.T) {
 		t.Errorf("Run with another match's games: %v", err)
 	}
 }
+
+// TestPonder: with Ponder, each engine (its input logged by tee) gets `go
+// ponder` with the move's limit after each of its moves but its last, and
+// `stop` before its next position, so that it never gets a go while its
+// ponder search runs; the games end by the rules, no breach.
+func TestPonder(t *testing.T) {
+	bin := buildMancala(t)
+	v, _ := position.Lookup("oware-own")
+	dir := t.TempDir()
+	var cmds [2]string
+	for k := range cmds {
+		cmds[k] = fmt.Sprintf("tee %s | %s engine --no-tb --threads 1 --hash 4", filepath.Join(dir, fmt.Sprint(k)), bin)
+	}
+	res, err := Run(context.Background(), Config{Variant: v, Commands: cmds, Names: [2]string{"one", "two"},
+		Depth: 2, Games: 2, Openings: Balanced(v)[:1], Ponder: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range res.Games {
+		t.Logf("game %d: %s %q, %d plies, %v", g.Index, g.Result, g.Reason, g.Plies, g.Elapsed)
+		if g.Loser >= 0 || g.Reason == "" || strings.HasPrefix(g.Reason, "tablebase") {
+			t.Errorf("game %d: loser %d, %q", g.Index, g.Loser, g.Reason)
+		}
+	}
+	for k := range cmds {
+		data, err := os.ReadFile(filepath.Join(dir, fmt.Sprint(k)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ponders, searching := 0, false
+		for n, l := range strings.Split(string(data), "\n") {
+			switch {
+			case l == "go ponder depth 2":
+				ponders++
+				searching = true
+			case l == "stop":
+				searching = false
+			case searching && (strings.HasPrefix(l, "go") || strings.HasPrefix(l, "position") || l == "ucinewgame"):
+				t.Errorf("engine %d, line %d: %q while its ponder search runs", k+1, n+1, l)
+			case l != "go depth 2" && strings.HasPrefix(l, "go"):
+				t.Errorf("engine %d, line %d: %q", k+1, n+1, l)
+			}
+		}
+		if ponders < 10 {
+			t.Errorf("engine %d pondered %d times in 2 games", k+1, ponders)
+		}
+	}
+}

@@ -37,9 +37,13 @@ func (cfg *Config) Header() string {
 	for _, o := range cfg.Openings {
 		fmt.Fprintln(h, o)
 	}
-	return fmt.Sprintf("%svariant %s; engine1 %q; engine2 %q; names %q, %q; limit %s; openings %d %08x",
+	head := fmt.Sprintf("%svariant %s; engine1 %q; engine2 %q; names %q, %q; limit %s; openings %d %08x",
 		headerPrefix, cfg.Variant.Name, cfg.Commands[0], cfg.Commands[1], cfg.Names[0], cfg.Names[1],
 		cfg.limitText(), len(cfg.Openings), h.Sum32())
+	if cfg.Ponder {
+		head += "; ponder on"
+	}
+	return head
 }
 
 // limitText is the limit a move as the header writes it.
