@@ -7,8 +7,8 @@
 //   - match.go: Config, Run, a game's loop: openings (Balanced, or
 //     ParseOpenings' file) played in turn, each twice with the colours
 //     swapped; the move's limit (move time, game time with increment,
-//     nodes, depth); tablebase adjudication; the game record that
-//     `mancala analyze` reads.
+//     nodes, depth); pondering (Config.Ponder); tablebase adjudication;
+//     the games already played (Config.Done) skipped.
 //   - record.go: the record's format (a header naming the match, two
 //     lines a game), and ReadRecord, which reads a record back so that
 //     Config.Done resumes an interrupted match.
