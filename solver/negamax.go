@@ -71,7 +71,7 @@ func (w *worker) prelude(p position.Position, alpha, beta, ply, layer int) (seed
 		return seeds, -seeds, true, noHit, true
 	}
 	if w.pol.estimated(seeds) {
-		if v, ok := w.s.etb.Probe(p); ok {
+		if v, ok := w.s.etb.Probe(p); ok && w.pol.takesEstimate(v) {
 			w.tbHits++
 			return seeds, v, false, noHit, true // the neutral twin's value: an estimate
 		}

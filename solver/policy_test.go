@@ -253,3 +253,16 @@ func provenSubset(r result, to bool, s result, sto bool) bool {
 	}
 	return sto && s.proven && s.score == r.score && (!r.lower || s.lower) && (!r.upper || s.upper) && (!r.onLine || s.onLine)
 }
+
+// An estimate tablebase's 0 ends no search (a cycle that own-row counting
+// may score); every other value does, in every mode.
+func TestPolicyTakesEstimate(t *testing.T) {
+	for _, m := range policyModes {
+		pol := newPolicy(m.opts, m.neutral)
+		for v := -48; v <= 48; v++ {
+			if got := pol.takesEstimate(v); got != (v != 0) {
+				t.Errorf("%s: takesEstimate(%d) = %v", m.name, v, got)
+			}
+		}
+	}
+}
