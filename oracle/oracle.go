@@ -45,8 +45,9 @@ type Config struct {
 	TBCacheBytes int64
 	// TBLoadSeeds reads the values of layers 0..TBLoadSeeds of each
 	// tablebase on disk into memory when it is opened (-1: every layer;
-	// 0: none, blocks are read and cached as probes need them), one byte
-	// a position (tablebase.Prober.Load); the commands' --load-tb flag.
+	// 0: none, blocks are read and cached as probes need them; TBLoadFit:
+	// as many as fit in TBLoadBudget), one byte a position
+	// (tablebase.Prober.Load); the commands' --load-tb flag.
 	// A deep search probes all over the top layers, and with them loaded
 	// a probe is one memory read instead of a block decoded again.
 	TBLoadSeeds int
@@ -68,6 +69,17 @@ type Config struct {
 func DefaultTBCacheBytes() int64 {
 	return max(tablebase.DefaultMemBytes()/8, tablebase.DefaultCacheBytes)
 }
+
+// TBLoadFit is Config.TBLoadSeeds for the layers that fit in
+// TBLoadBudget: the engine's choice, so that a deeper tablebase on disk is
+// used in memory as far as the machine allows.
+const TBLoadFit = -2
+
+// TBLoadBudget is the memory the layers loaded under TBLoadFit may take:
+// an eighth of what a build may use (tablebase.DefaultMemBytes), 2.2 GiB
+// on a 24 GiB machine, which holds oware to 24 seeds (1.25 G positions);
+// the machine that built a tablebase can hold its top layers this way.
+func TBLoadBudget() int64 { return tablebase.DefaultMemBytes() / 8 }
 
 // MemTBAuto is Config.MemTBSeeds (and --mem-tb) for an in-memory
 // tablebase of the automatic size.
@@ -123,8 +135,8 @@ func Open(cfg Config) (*Oracle, error) {
 		return nil, fmt.Errorf("hash %d MiB: want 0 (default) or more", cfg.HashMiB)
 	case cfg.MemTBSeeds < MemTBAuto:
 		return nil, fmt.Errorf("in-memory tablebase %d seeds: want -1 (automatic), 0 (never) or a seed count", cfg.MemTBSeeds)
-	case cfg.TBLoadSeeds < -1:
-		return nil, fmt.Errorf("tablebase layers to load %d: want -1 (all), 0 (none) or a seed count", cfg.TBLoadSeeds)
+	case cfg.TBLoadSeeds < TBLoadFit:
+		return nil, fmt.Errorf("tablebase layers to load %d: want -2 (as many as fit), -1 (all), 0 (none) or a seed count", cfg.TBLoadSeeds)
 	case cfg.NoTB && cfg.TBDir != "":
 		return nil, errors.New("a tablebase directory and no tablebase: give one or the other")
 	}
@@ -222,7 +234,13 @@ func (o *Oracle) openDisk(ctx context.Context, vs *variantState) (*tablebase.Pro
 // found opening it is; cancellation leaves it serving unloaded.
 func (o *Oracle) load(ctx context.Context, vs *variantState) error {
 	start := time.Now()
-	loaded, err := vs.disk.Load(ctx, o.cfg.TBLoadSeeds, o.cfg.Threads)
+	seeds := o.cfg.TBLoadSeeds
+	if seeds == TBLoadFit {
+		if seeds = vs.disk.SeedsWithin(TBLoadBudget()); seeds < 0 {
+			return nil
+		}
+	}
+	loaded, err := vs.disk.Load(ctx, seeds, o.cfg.Threads)
 	vs.loaded, vs.loadTime = loaded, time.Since(start)
 	if err != nil && ctx.Err() == nil {
 		vs.disk.Close()

@@ -10,7 +10,8 @@ import (
 )
 
 // TestPrepareLoadsLayers: Prepare reads the layers Config.TBLoadSeeds
-// asks for into memory (all of them for -1, 0..4 for 4, none for 0) and
+// asks for into memory (all of them for -1 and for TBLoadFit, whose
+// budget holds this small tablebase whole, 0..4 for 4, none for 0) and
 // allocates the table of Config.HashMiB; a search then proves Kalah(3,3)
 // = +2 (plain minimax's value, solver's TestKalahStartValues) with every
 // setting alike.
@@ -24,7 +25,7 @@ func TestPrepareLoadsLayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix := tablebase.NewIndex(v.Pits)
-	for _, c := range []struct{ load, top int }{{-1, 9}, {4, 4}, {0, -1}} {
+	for _, c := range []struct{ load, top int }{{-1, 9}, {TBLoadFit, 9}, {4, 4}, {0, -1}} {
 		o := newOracle(t, Config{TBDir: dir, TBLoadSeeds: c.load, Threads: 2, HashMiB: 4})
 		want := tablebase.Loaded{MaxSeeds: c.top}
 		for n := 0; n <= c.top; n++ {
@@ -41,8 +42,8 @@ func TestPrepareLoadsLayers(t *testing.T) {
 			t.Errorf("--load-tb %d: Kalah(3,3) %+d exact %v (%v), want +2", c.load, a.Value, a.Exact, err)
 		}
 	}
-	if _, err := Open(Config{TBLoadSeeds: -2}); err == nil {
-		t.Error("TBLoadSeeds -2 accepted")
+	if _, err := Open(Config{TBLoadSeeds: TBLoadFit - 1}); err == nil {
+		t.Error("TBLoadSeeds -3 accepted")
 	}
 }
 

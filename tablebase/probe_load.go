@@ -64,6 +64,20 @@ func (pr *Prober) Load(ctx context.Context, maxSeeds, threads int) (Loaded, erro
 	return loaded, nil
 }
 
+// SeedsWithin returns the highest layer n such that layers 0..n, loaded
+// (Load), take at most bytes bytes (one byte a position), or -1 when not
+// even layer 0 fits or nothing is stored.
+func (pr *Prober) SeedsWithin(bytes int64) int {
+	var total int64
+	for n := 0; n <= pr.MaxSeeds(); n++ {
+		total += pr.layers[n].Positions
+		if total > bytes {
+			return n - 1
+		}
+	}
+	return pr.MaxSeeds()
+}
+
 // releaseAll runs each of fs.
 func releaseAll(fs []func()) {
 	for _, f := range fs {

@@ -78,3 +78,30 @@ func TestProberLoadDamaged(t *testing.T) {
 		t.Errorf("after the failed Load: %s: probe %d (ok %v), minimax %d", position.Format(v, p), got, ok, ref.value(p))
 	}
 }
+
+// TestSeedsWithin: the layers that fit in a byte budget, against the
+// count of positions with at most n seeds in 12 pits, C(n+12, 12),
+// worked out apart from the index: 1, 13, 91, 455, 1820 for n = 0..4.
+func TestSeedsWithin(t *testing.T) {
+	dir := build(t, lookup(t, "awari"), 4, MethodAuto)
+	pr, err := OpenProber(dir, lookup(t, "awari"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	cumulative := []int64{1, 13, 91, 455, 1820}
+	if got := pr.SeedsWithin(0); got != -1 {
+		t.Errorf("SeedsWithin(0) = %d, want -1", got)
+	}
+	for n, c := range cumulative {
+		if got := pr.SeedsWithin(c); got != n {
+			t.Errorf("SeedsWithin(%d) = %d, want %d", c, got, n)
+		}
+		if got := pr.SeedsWithin(c - 1); got != n-1 {
+			t.Errorf("SeedsWithin(%d) = %d, want %d", c-1, got, n-1)
+		}
+	}
+	if got := pr.SeedsWithin(1 << 40); got != 4 {
+		t.Errorf("SeedsWithin(2^40) = %d, want 4 (every stored layer)", got)
+	}
+}

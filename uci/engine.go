@@ -476,20 +476,17 @@ func (e *Engine) oracle() (*oracle.Oracle, error) {
 	// estimates (oracle.Config.Play). TBLoadSeeds: the layers a move's
 	// search probes most are read into memory when the tablebase opens
 	// (at isready), not decoded block by block inside a timed search: on
-	// first use that took a whole 0.5 s move to depth 3.
+	// first use that took a whole 0.5 s move to depth 3. As many layers
+	// as fit in oracle.TBLoadBudget: oware to 24 seeds on a 24 GiB
+	// machine, the most a 500 ms search gains from (docs/engine.md).
 	or, err := oracle.Open(oracle.Config{TBDir: e.cfg.TBDir, TBOptional: true, Play: true, NoTB: e.cfg.NoTB,
-		MemTBSeeds: oracle.MemTBAuto, TBLoadSeeds: engineLoadSeeds, Threads: e.cfg.Threads, HashMiB: e.cfg.HashMiB})
+		MemTBSeeds: oracle.MemTBAuto, TBLoadSeeds: oracle.TBLoadFit, Threads: e.cfg.Threads, HashMiB: e.cfg.HashMiB})
 	if err != nil {
 		return nil, err
 	}
 	e.or = or
 	return or, nil
 }
-
-// engineLoadSeeds is the deepest tablebase layer the engine reads into
-// memory when it opens the tablebase: 20 seeds is 225 M oware positions,
-// one byte each.
-const engineLoadSeeds = 20
 
 // output writes whole lines to the GUI, one writer at a time.
 type output struct {
