@@ -253,13 +253,13 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 	check.Rechecked = true
 	ls := layerVerifier{&layerSolver{v: v, ix: ix, n: info.Seeds, size: size, threads: opts.Threads,
 		prog: newProgress(info.Seeds, size, opts.Progress)}, memLower(lower)}
-	dist, err := s.loadDistances(info)
+	own, err := loadOwn(s, info, values)
 	if err != nil {
 		check.Unreadable = err.Error()
 	}
 	var mu sync.Mutex
 	_ = ls.forChunks(ctx, func(lo, hi int64) error {
-		bad, examples := ls.checkRange(lo, hi, values, dist)
+		bad, examples := ls.checkRange(lo, hi, own)
 		mu.Lock()
 		defer mu.Unlock()
 		check.Mismatches += bad
@@ -273,6 +273,75 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 	})
 	return check, values
 }
+
+// ownLayer is the stored layer that verify checks, as it reads it: its
+// values, and its distances either packed with the values (packed, the
+// usual case) or apart (dist, when some value or distance does not fit
+// the packing); no distances at all when they could not be read.
+type ownLayer struct {
+	values []int8
+	packed []uint16 // packValue(values[r], distance of r); nil: not packed
+	dist   []uint16 // the distances when not packed; nil: packed, or unreadable
+}
+
+// withDist reports whether the layer's distances were read.
+func (o ownLayer) withDist() bool { return o.packed != nil || o.dist != nil }
+
+// distance returns the stored distance of rank r (withDist must hold).
+func (o ownLayer) distance(r int64) int {
+	if o.packed != nil {
+		return int(o.packed[r] & packDistMax)
+	}
+	return int(o.dist[r])
+}
+
+// loadOwn reads the distances of the layer being checked, packed with its
+// values where they fit (three bytes a position either way, with values).
+// A distance checksum that fails is returned as the error with the
+// distances read, which are checked all the same; a distance block that
+// cannot be read leaves the layer's values checked without distances.
+func loadOwn(s *store, info LayerInfo, values []int8) (ownLayer, error) {
+	own := ownLayer{values: values}
+	var err error
+	if packVerify {
+		if own.packed, err = s.loadPacked(info, values); own.packed != nil || err != nil {
+			return own, err
+		}
+	}
+	own.dist, err = s.loadDistances(info)
+	return own, err
+}
+
+// packVerify is whether verify packs a layer's values and distances
+// (loadPacked); tests turn it off to check the unpacked reads too.
+var packVerify = true
+
+// A packed entry holds a value in its top 7 bits (two's complement, -64
+// to 63) and a distance in its low 9 (0 to 511): a child inside the layer
+// is then one load, one cache miss, where the value and the distance apart
+// were two. Awari's and kalah's layers to 30 hold values of at most 30
+// and distances of at most 133 plies, so every layer built so far packs.
+const (
+	packShift    = 9
+	packDistMax  = 1<<packShift - 1
+	packValueMin = -1 << (15 - packShift)
+	packValueMax = 1<<(15-packShift) - 1
+)
+
+// packBlock writes packValue(values[i], dist[i]) to dst[i] for every i and
+// reports whether every pair fitted (dst is unspecified when not).
+func packBlock(dst []uint16, values []int8, dist []uint16) bool {
+	fits := true
+	for i, d := range dist {
+		v := values[i]
+		fits = fits && d <= packDistMax && v >= packValueMin && v <= packValueMax
+		dst[i] = uint16(int16(v)<<packShift) | d&packDistMax
+	}
+	return fits
+}
+
+// unpackValue is the value of a packed entry.
+func unpackValue(w uint16) int8 { return int8(int16(w) >> packShift) }
 
 // layerVerifier re-derives a stored layer's values and distances from its
 // moves, with the build's view of a layer (its variant, index and the
@@ -311,12 +380,12 @@ type verifyScratch struct {
 	dist  [verifyBatch * position.MaxPits]uint16
 }
 
-// checkRange re-derives the value and, when dist is not nil, the
-// distance of each position of ranks [lo, hi) from its moves and the
-// stored values and distances (rules.md 6, the distance equations in
-// doc.go), and returns how many values and distances disagree,
+// checkRange re-derives the value and, when the layer's distances were
+// read, the distance of each position of ranks [lo, hi) from its moves
+// and the stored values and distances (rules.md 6, the distance equations
+// in doc.go), and returns how many values and distances disagree,
 // describing the first few.
-func (s layerVerifier) checkRange(lo, hi int64, values []int8, dist []uint16) (int64, []string) {
+func (s layerVerifier) checkRange(lo, hi int64, own ownLayer) (int64, []string) {
 	var bad int64
 	var examples []string
 	report := func(what string) {
@@ -334,17 +403,18 @@ func (s layerVerifier) checkRange(lo, hi int64, values []int8, dist []uint16) (i
 				c.next()
 			}
 			ps[i] = c.position()
-			s.sowBatch(b, i, ps[i], values)
+			s.sowBatch(b, i, ps[i], own)
 		}
-		b.read(k, dist)
+		b.read(k, own)
 		for i := range k {
 			r := first + int64(i)
-			value, d := b.derive(i, int(values[r]), dist != nil)
-			if value != int(values[r]) {
-				report(fmt.Sprintf("%s (rank %d): stored %d, its moves give %d", position.Format(s.v, ps[i]), r, values[r], value))
+			stored := int(own.values[r])
+			value, d := b.derive(i, stored, own.withDist())
+			if value != stored {
+				report(fmt.Sprintf("%s (rank %d): stored %d, its moves give %d", position.Format(s.v, ps[i]), r, stored, value))
 			}
-			if dist != nil && d != int(dist[r]) {
-				report(fmt.Sprintf("%s (rank %d): stored distance %d, its moves give %d", position.Format(s.v, ps[i]), r, dist[r], d))
+			if own.withDist() && d != own.distance(r) {
+				report(fmt.Sprintf("%s (rank %d): stored distance %d, its moves give %d", position.Format(s.v, ps[i]), r, own.distance(r), d))
 			}
 		}
 	}
@@ -353,7 +423,7 @@ func (s layerVerifier) checkRange(lo, hi int64, values []int8, dist []uint16) (i
 
 // sowBatch records p's moves as entry i of the batch: each child's layer
 // and rank, or p's end-of-game value when it has no moves.
-func (s layerVerifier) sowBatch(b *verifyScratch, i int, p position.Position, values []int8) {
+func (s layerVerifier) sowBatch(b *verifyScratch, i int, p position.Position, own ownLayer) {
 	var buf [position.MaxPits]position.Move
 	nm := s.v.Moves(p, &buf)
 	b.count[i] = nm
@@ -362,7 +432,7 @@ func (s layerVerifier) sowBatch(b *verifyScratch, i int, p position.Position, va
 		return
 	}
 	for j, m := range buf[:nm] {
-		layer := values
+		layer := own.values
 		if m.Captured > 0 {
 			layer = s.below[s.n-int(m.Captured)]
 		}
@@ -371,17 +441,23 @@ func (s layerVerifier) sowBatch(b *verifyScratch, i int, p position.Position, va
 	}
 }
 
-// read loads the children's values, and their distances when dist is not
-// nil, of the batch's first k positions: independent loads, one after
-// another, so that their cache misses overlap.
-func (b *verifyScratch) read(k int, dist []uint16) {
+// read loads the children's values, and their distances when the
+// layer's were read, of the batch's first k positions: independent
+// loads, one after another, so that their cache misses overlap; a child
+// inside a packed layer is one load.
+func (b *verifyScratch) read(k int, own ownLayer) {
 	for i := range k {
 		for j := range b.count[i] {
 			at := i*position.MaxPits + j
 			m := &b.moves[at]
-			b.value[at] = m.layer[m.rank]
-			if dist != nil && m.inLayer {
-				b.dist[at] = dist[m.rank]
+			switch {
+			case m.inLayer && own.packed != nil:
+				w := own.packed[m.rank]
+				b.value[at], b.dist[at] = unpackValue(w), w&packDistMax
+			case m.inLayer && own.dist != nil:
+				b.value[at], b.dist[at] = m.layer[m.rank], own.dist[m.rank]
+			default:
+				b.value[at] = m.layer[m.rank]
 			}
 		}
 	}
