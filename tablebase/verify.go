@@ -360,24 +360,34 @@ type layerVerifier struct {
 // the memory system serves many of them at once.
 const verifyBatch = 64
 
-// childRead is one move of a batch: where its child's value is (the
-// child's layer and rank) and what the move adds to it.
+// childRead is one move of a batch: what the move adds to its child's
+// value, and whether its child's distance counts.
 type childRead struct {
-	layer    []int8 // the child's layer: this one, or the lower one a capture reaches
-	rank     uint64
 	captured int8
 	again    bool // the mover moves again (kalah)
 	inLayer  bool // no seeds left the board: the child's distance counts
 }
 
-// verifyScratch is one worker's batch: its positions, their moves, and
-// the values and distances read for them.
+// verifyScratch is one worker's batch: its positions, their moves, the
+// loads their children need, and the values and distances read for them.
+// The loads are kept in two lists, the children inside the layer and
+// those in a lower layer (a capture), so that each is read by a loop with
+// no branch in it: a mispredicted branch between two loads would cancel
+// the loads issued after it.
 type verifyScratch struct {
 	moves [verifyBatch * position.MaxPits]childRead
 	count [verifyBatch]int // moves per position; 0: no moves
 	end   [verifyBatch]int // a position without moves: its end-of-game value
 	value [verifyBatch * position.MaxPits]int8
 	dist  [verifyBatch * position.MaxPits]uint16
+
+	inRank  [verifyBatch * position.MaxPits]uint64 // a child inside the layer: its rank
+	inAt    [verifyBatch * position.MaxPits]uint16 // and its move's slot in moves
+	nIn     int
+	lowRank [verifyBatch * position.MaxPits]uint64 // a captured child: its rank
+	lowAt   [verifyBatch * position.MaxPits]uint16 // its move's slot
+	lowOf   [verifyBatch * position.MaxPits][]int8 // and its layer's values
+	nLow    int
 }
 
 // checkRange re-derives the value and, when the layer's distances were
@@ -398,14 +408,15 @@ func (s layerVerifier) checkRange(lo, hi int64, own ownLayer) (int64, []string) 
 	var ps [verifyBatch]position.Position
 	for first := lo; first < hi; first += verifyBatch {
 		k := int(min(verifyBatch, hi-first))
+		b.nIn, b.nLow = 0, 0
 		for i := range k {
 			if first+int64(i) > lo {
 				c.next()
 			}
 			ps[i] = c.position()
-			s.sowBatch(b, i, ps[i], own)
+			s.sowBatch(b, i, ps[i])
 		}
-		b.read(k, own)
+		b.read(own)
 		for i := range k {
 			r := first + int64(i)
 			stored := int(own.values[r])
@@ -421,9 +432,10 @@ func (s layerVerifier) checkRange(lo, hi int64, own ownLayer) (int64, []string) 
 	return bad, examples
 }
 
-// sowBatch records p's moves as entry i of the batch: each child's layer
-// and rank, or p's end-of-game value when it has no moves.
-func (s layerVerifier) sowBatch(b *verifyScratch, i int, p position.Position, own ownLayer) {
+// sowBatch records p's moves as entry i of the batch, each child's rank
+// on the list of its layer, or p's end-of-game value when it has no
+// moves.
+func (s layerVerifier) sowBatch(b *verifyScratch, i int, p position.Position) {
 	var buf [position.MaxPits]position.Move
 	nm := s.v.Moves(p, &buf)
 	b.count[i] = nm
@@ -432,34 +444,42 @@ func (s layerVerifier) sowBatch(b *verifyScratch, i int, p position.Position, ow
 		return
 	}
 	for j, m := range buf[:nm] {
-		layer := own.values
-		if m.Captured > 0 {
-			layer = s.below[s.n-int(m.Captured)]
+		at := i*position.MaxPits + j
+		b.moves[at] = childRead{captured: m.Captured, again: m.MovesAgain(p), inLayer: m.Captured == 0}
+		if m.Captured == 0 {
+			b.inRank[b.nIn], b.inAt[b.nIn] = s.ix.Rank(m.Next), uint16(at)
+			b.nIn++
+			continue
 		}
-		b.moves[i*position.MaxPits+j] = childRead{layer: layer, rank: s.ix.Rank(m.Next), captured: m.Captured,
-			again: m.MovesAgain(p), inLayer: m.Captured == 0}
+		b.lowRank[b.nLow], b.lowAt[b.nLow], b.lowOf[b.nLow] = s.ix.Rank(m.Next), uint16(at), s.below[s.n-int(m.Captured)]
+		b.nLow++
 	}
 }
 
-// read loads the children's values, and their distances when the
-// layer's were read, of the batch's first k positions: independent
-// loads, one after another, so that their cache misses overlap; a child
-// inside a packed layer is one load.
-func (b *verifyScratch) read(k int, own ownLayer) {
-	for i := range k {
-		for j := range b.count[i] {
-			at := i*position.MaxPits + j
-			m := &b.moves[at]
-			switch {
-			case m.inLayer && own.packed != nil:
-				w := own.packed[m.rank]
-				b.value[at], b.dist[at] = unpackValue(w), w&packDistMax
-			case m.inLayer && own.dist != nil:
-				b.value[at], b.dist[at] = m.layer[m.rank], own.dist[m.rank]
-			default:
-				b.value[at] = m.layer[m.rank]
-			}
+// read loads the batch's children's values, and the distances of those
+// inside the layer when the layer's were read: independent loads, one
+// after another, so that their cache misses overlap; a child inside a
+// packed layer is one load.
+func (b *verifyScratch) read(own ownLayer) {
+	switch {
+	case own.packed != nil:
+		for k, r := range b.inRank[:b.nIn] {
+			w := own.packed[r]
+			at := b.inAt[k]
+			b.value[at], b.dist[at] = unpackValue(w), w&packDistMax
 		}
+	case own.dist != nil:
+		for k, r := range b.inRank[:b.nIn] {
+			at := b.inAt[k]
+			b.value[at], b.dist[at] = own.values[r], own.dist[r]
+		}
+	default:
+		for k, r := range b.inRank[:b.nIn] {
+			b.value[b.inAt[k]] = own.values[r]
+		}
+	}
+	for k, r := range b.lowRank[:b.nLow] {
+		b.value[b.lowAt[k]] = b.lowOf[k][r]
 	}
 }
 
