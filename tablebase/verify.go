@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/dustin/go-humanize"
 
@@ -388,6 +389,12 @@ type verifyScratch struct {
 	lowAt   [verifyBatch * position.MaxPits]uint16 // its move's slot
 	lowOf   [verifyBatch * position.MaxPits][]int8 // and its layer's values
 	nLow    int
+
+	ps    [verifyBatch]position.Position
+	first int64                                       // the rank of ps[0]
+	k     int                                         // positions in the batch; 0: none
+	pf    [2 * verifyBatch * position.MaxPits]uintptr // the addresses of the children's entries, for prefetchAll
+	nPf   int
 }
 
 // checkRange re-derives the value and, when the layer's distances were
@@ -403,29 +410,38 @@ func (s layerVerifier) checkRange(lo, hi int64, own ownLayer) (int64, []string) 
 			examples = append(examples, what)
 		}
 	}
-	b := new(verifyScratch)
 	c := s.ix.newCursor(s.n, uint64(lo))
-	var ps [verifyBatch]position.Position
-	for first := lo; first < hi; first += verifyBatch {
-		k := int(min(verifyBatch, hi-first))
-		b.nIn, b.nLow = 0, 0
-		for i := range k {
+	sow := func(b *verifyScratch, first int64) {
+		b.first, b.k = first, int(min(verifyBatch, hi-first))
+		b.nIn, b.nLow, b.nPf = 0, 0, 0
+		for i := range b.k {
 			if first+int64(i) > lo {
 				c.next()
 			}
-			ps[i] = c.position()
-			s.sowBatch(b, i, ps[i])
+			b.ps[i] = c.position()
+			s.sowBatch(b, i, b.ps[i], own)
 		}
-		b.read(own)
-		for i := range k {
-			r := first + int64(i)
+		prefetchAll(b.pf[:b.nPf])
+	}
+	cur, next := new(verifyScratch), new(verifyScratch)
+	sow(cur, lo)
+	for ; cur.k > 0; cur, next = next, cur {
+		// The next batch is sown while the memory system fetches this
+		// one's children, asked for by prefetches, which hold up nothing.
+		next.k = 0
+		if end := cur.first + int64(cur.k); end < hi {
+			sow(next, end)
+		}
+		cur.read(own)
+		for i := range cur.k {
+			r := cur.first + int64(i)
 			stored := int(own.values[r])
-			value, d := b.derive(i, stored, own.withDist())
+			value, d := cur.derive(i, stored, own.withDist())
 			if value != stored {
-				report(fmt.Sprintf("%s (rank %d): stored %d, its moves give %d", position.Format(s.v, ps[i]), r, stored, value))
+				report(fmt.Sprintf("%s (rank %d): stored %d, its moves give %d", position.Format(s.v, cur.ps[i]), r, stored, value))
 			}
 			if own.withDist() && d != own.distance(r) {
-				report(fmt.Sprintf("%s (rank %d): stored distance %d, its moves give %d", position.Format(s.v, ps[i]), r, own.distance(r), d))
+				report(fmt.Sprintf("%s (rank %d): stored distance %d, its moves give %d", position.Format(s.v, cur.ps[i]), r, own.distance(r), d))
 			}
 		}
 	}
@@ -435,7 +451,7 @@ func (s layerVerifier) checkRange(lo, hi int64, own ownLayer) (int64, []string) 
 // sowBatch records p's moves as entry i of the batch, each child's rank
 // on the list of its layer, or p's end-of-game value when it has no
 // moves.
-func (s layerVerifier) sowBatch(b *verifyScratch, i int, p position.Position) {
+func (s layerVerifier) sowBatch(b *verifyScratch, i int, p position.Position, own ownLayer) {
 	var buf [position.MaxPits]position.Move
 	nm := s.v.Moves(p, &buf)
 	b.count[i] = nm
@@ -446,13 +462,34 @@ func (s layerVerifier) sowBatch(b *verifyScratch, i int, p position.Position) {
 	for j, m := range buf[:nm] {
 		at := i*position.MaxPits + j
 		b.moves[at] = childRead{captured: m.Captured, again: m.MovesAgain(p), inLayer: m.Captured == 0}
+		r := s.ix.Rank(m.Next)
 		if m.Captured == 0 {
-			b.inRank[b.nIn], b.inAt[b.nIn] = s.ix.Rank(m.Next), uint16(at)
+			b.inRank[b.nIn], b.inAt[b.nIn] = r, uint16(at)
 			b.nIn++
+			b.prefetchOwn(own, r)
 			continue
 		}
-		b.lowRank[b.nLow], b.lowAt[b.nLow], b.lowOf[b.nLow] = s.ix.Rank(m.Next), uint16(at), s.below[s.n-int(m.Captured)]
+		low := s.below[s.n-int(m.Captured)]
+		b.lowRank[b.nLow], b.lowAt[b.nLow], b.lowOf[b.nLow] = r, uint16(at), low
 		b.nLow++
+		b.pf[b.nPf] = uintptr(unsafe.Pointer(&low[r]))
+		b.nPf++
+	}
+}
+
+// prefetchOwn lists for prefetching the entry of rank r of the layer
+// being checked: its packed word, or its value and distance.
+func (b *verifyScratch) prefetchOwn(own ownLayer, r uint64) {
+	switch {
+	case own.packed != nil:
+		b.pf[b.nPf] = uintptr(unsafe.Pointer(&own.packed[r]))
+		b.nPf++
+	case own.dist != nil:
+		b.pf[b.nPf], b.pf[b.nPf+1] = uintptr(unsafe.Pointer(&own.values[r])), uintptr(unsafe.Pointer(&own.dist[r]))
+		b.nPf += 2
+	default:
+		b.pf[b.nPf] = uintptr(unsafe.Pointer(&own.values[r]))
+		b.nPf++
 	}
 }
 
