@@ -56,7 +56,8 @@ type VerifyOptions struct {
 var ErrInconsistent = errors.New("tablebase is inconsistent")
 
 // Verify re-checks every stored layer of v in dir: its files against the
-// sizes and checksums its build recorded, its values' checksum, and each position's value against its moves (rules.md 6):
+// sizes and checksums its build recorded, its values' and distances'
+// checksums, and each position's value against its moves (rules.md 6):
 // with no moves, value == TerminalValue; else value == max over moves of
 // the moves' values (position.Move.Value), and each distance against the
 // equations of doc.go; the layers below opts.From are read and their
@@ -67,7 +68,9 @@ var ErrInconsistent = errors.New("tablebase is inconsistent")
 // above a damaged one are not checked; or, before anything is read, a
 // *MemoryError when the layers up to opts.To (VerifyMemBytes) need more
 // memory than the machine has, or a *RangeError when opts.From or opts.To
-// lies above the top complete layer or From above To. The equations hold for the true
+// lies above the top complete layer or From above To. It runs none of
+// the build's methods: each position is checked against its children's
+// stored values and distances only. The equations hold for the true
 // values but also for some wrong ones inside cycles; the tests compare
 // the values themselves with independent references.
 func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOptions) ([]LayerCheck, error) {
