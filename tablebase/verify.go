@@ -284,7 +284,7 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 // the packing); no distances at all when they could not be read.
 type ownLayer struct {
 	values []int8
-	packed []uint16 // packValue(values[r], distance of r); nil: not packed
+	packed []uint16 // values[r]<<packShift | the distance of r; nil: not packed
 	dist   []uint16 // the distances when not packed; nil: packed, or unreadable
 }
 
@@ -332,7 +332,7 @@ const (
 	packValueMax = 1<<(15-packShift) - 1
 )
 
-// packBlock writes packValue(values[i], dist[i]) to dst[i] for every i and
+// packBlock writes values[i]<<packShift | dist[i] to dst[i] for every i and
 // reports whether every pair fitted (dst is unspecified when not).
 func packBlock(dst []uint16, values []int8, dist []uint16) bool {
 	fits := true
