@@ -530,7 +530,7 @@ func (s *store) loadDistances(info LayerInfo) ([]uint16, error) {
 
 // loadPacked reads a whole layer's distances block by block and packs
 // each with its value (values, the layer's loaded values) into one uint16
-// (packValue), so that verify reads a child's value and distance in one
+// (packBlock), so that verify reads a child's value and distance in one
 // load; the distances' checksum is checked as loadDistances does. It
 // returns nil and no error, having read no further, at the first value or
 // distance that does not fit the packing: the caller then loads the
