@@ -26,12 +26,17 @@ func newVerifyCmd() *cobra.Command {
 	c := stopsCleanly(&cobra.Command{
 		Use:   "verify VARIANT [--tb DIR]",
 		Short: "Re-check every stored value of a variant's tablebase",
-		Long: `verify reads every complete layer of the variant's tablebase, checks it
-against the checksum recorded when it was built, and re-derives each position's
-value from its moves: a position without moves must hold its end-of-game share
-difference, any other the best over its moves of the seeds captured minus the
-value of the position reached. Any failure names the layer and the position
-and makes the exit code non-zero.
+		Long: `verify reads every complete layer of the variant's tablebase, checks its
+files, values and distances against the checksums recorded when it was built,
+and re-derives each position's value and distance from its moves and the
+stored values and distances of the positions they reach: a position without
+moves must hold its end-of-game share difference and distance 0, any other the
+best over its moves of the seeds captured minus the value of the position
+reached, and the distance that the winner's shortest or the loser's longest
+value-keeping move gives (a capture 1 ply, a move inside the layer 1 more than
+its child's). It does not run the build's method again: it checks each
+position against its children only. Any failure names the layer and the
+position and makes the exit code non-zero.
 
 --from N re-derives only the layers from N up; the layers below are read and
 their checksums checked, so that a long verify can be run in parts (--from 0,

@@ -133,7 +133,8 @@ func TestDistance(t *testing.T) {
 }
 
 // TestVerifyDistances: the distance equations hold for every position of
-// a fresh layer, and one changed distance breaks them.
+// a fresh layer, and one changed distance breaks them, whether verify
+// reads the distances apart or packed with the values.
 func TestVerifyDistances(t *testing.T) {
 	v := lookup(t, "oware")
 	const seeds = 7
@@ -143,12 +144,23 @@ func TestVerifyDistances(t *testing.T) {
 	}
 	s := layerVerifier{&layerSolver{v: v, ix: mem.ix, n: seeds, size: mem.ix.Size(seeds)}, memLower(mem.layers)}
 	values, dist := mem.layers[seeds], slices.Clone(mem.dists[seeds])
-	if bad, examples := s.checkRange(0, s.size, values, dist); bad != 0 {
-		t.Fatalf("%d fresh distances disagree with their moves: %v", bad, examples)
+	pack := func() ownLayer {
+		packed := make([]uint16, len(dist))
+		if !packBlock(packed, values, dist) {
+			t.Fatal("layer 7 of oware does not pack")
+		}
+		return ownLayer{values: values, packed: packed}
+	}
+	for _, own := range []ownLayer{{values: values, dist: dist}, pack()} {
+		if bad, examples := s.checkRange(0, s.size, own); bad != 0 {
+			t.Fatalf("%d fresh distances disagree with their moves: %v", bad, examples)
+		}
 	}
 	i := slices.IndexFunc(dist, func(d uint16) bool { return d > 1 })
 	dist[i]++
-	if bad, _ := s.checkRange(0, s.size, values, dist); bad == 0 {
-		t.Errorf("distance %d of rank %d changed to %d: no disagreement found", dist[i]-1, i, dist[i])
+	for _, own := range []ownLayer{{values: values, dist: dist}, pack()} {
+		if bad, _ := s.checkRange(0, s.size, own); bad == 0 {
+			t.Errorf("distance %d of rank %d changed to %d (packed: %v): no disagreement found", dist[i]-1, i, dist[i], own.packed != nil)
+		}
 	}
 }

@@ -55,7 +55,8 @@
 //     BuildMemory, the same layers held in memory.
 //   - probe.go: Prober, the solver.Tablebase the search probes;
 //     probe_load.go Prober.Load, lower layers' values read into memory.
-//   - verify.go, stats.go: Verify and Stats re-read a stored tablebase.
+//   - verify.go, stats.go: Verify and Stats re-read a stored tablebase;
+//     prefetch_amd64.s the prefetches of verify's batched reads.
 //
 // cmd/build.go, query.go, verify.go and stats.go are thin commands over
 // this package, which prints nothing (progress goes through a callback).

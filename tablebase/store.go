@@ -1,6 +1,7 @@
 package tablebase
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -525,6 +526,39 @@ func (s *store) loadDistances(info LayerInfo) ([]uint16, error) {
 		return dist, s.damage(info.Seeds, fmt.Sprintf("distance checksum %016x, stored %016x", sum, info.DistanceChecksum))
 	}
 	return dist, nil
+}
+
+// loadPacked reads a whole layer's distances block by block and packs
+// each with its value (values, the layer's loaded values) into one uint16
+// (packBlock), so that verify reads a child's value and distance in one
+// load; the distances' checksum is checked as loadDistances does. It
+// returns nil and no error, having read no further, at the first value or
+// distance that does not fit the packing: the caller then loads the
+// distances apart (loadDistances), so the packing never loses a bit.
+func (s *store) loadPacked(info LayerInfo, values []int8) ([]uint16, error) {
+	packed := make([]uint16, info.Positions)
+	hugepage.Advise(packed)
+	buf := make([]uint16, BlockSize)
+	le := make([]byte, 2*BlockSize)
+	h := xxhash.New()
+	for b := 0; b < info.Blocks; b++ {
+		lo := int64(b) * BlockSize
+		dst := buf[:min(BlockSize, info.Positions-lo)]
+		if err := s.getDistanceBlock(info.Seeds, b, dst); err != nil {
+			return nil, err
+		}
+		for i, d := range dst {
+			binary.LittleEndian.PutUint16(le[2*i:], d)
+		}
+		_, _ = h.Write(le[:2*len(dst)])
+		if !packBlock(packed[lo:lo+int64(len(dst))], values[lo:lo+int64(len(dst))], dst) {
+			return nil, nil
+		}
+	}
+	if sum := h.Sum64(); sum != info.DistanceChecksum {
+		return packed, s.damage(info.Seeds, fmt.Sprintf("distance checksum %016x, stored %016x", sum, info.DistanceChecksum))
+	}
+	return packed, nil
 }
 
 // spaceMargin is the free space kept beyond a layer's estimate: Badger's

@@ -80,12 +80,18 @@ func rewriteBlock(t *testing.T, dir string, v *position.Variant, n, b int, edit 
 // the value checksum and verify's re-derivation can tell).
 func setBlock(t *testing.T, dir string, v *position.Variant, n, b int, data []byte) {
 	t.Helper()
+	setKey(t, dir, v, n, blockKey(v, n, b), data)
+}
+
+// setKey is setBlock for any key of layer n (a distance block's).
+func setKey(t *testing.T, dir string, v *position.Variant, n int, key, data []byte) {
+	t.Helper()
 	ldir := filepath.Join(variantDir(dir, v), layerName(n))
 	db, err := badger.Open(badgerOptions(ldir, false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = db.Update(func(txn *badger.Txn) error { return txn.Set(blockKey(v, n, b), data) })
+	err = db.Update(func(txn *badger.Txn) error { return txn.Set(key, data) })
 	if cerr := db.Close(); err == nil {
 		err = cerr
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/dustin/go-humanize"
 
@@ -55,7 +56,8 @@ type VerifyOptions struct {
 var ErrInconsistent = errors.New("tablebase is inconsistent")
 
 // Verify re-checks every stored layer of v in dir: its files against the
-// sizes and checksums its build recorded, its values' checksum, and each position's value against its moves (rules.md 6):
+// sizes and checksums its build recorded, its values' and distances'
+// checksums, and each position's value against its moves (rules.md 6):
 // with no moves, value == TerminalValue; else value == max over moves of
 // the moves' values (position.Move.Value), and each distance against the
 // equations of doc.go; the layers below opts.From are read and their
@@ -66,7 +68,9 @@ var ErrInconsistent = errors.New("tablebase is inconsistent")
 // above a damaged one are not checked; or, before anything is read, a
 // *MemoryError when the layers up to opts.To (VerifyMemBytes) need more
 // memory than the machine has, or a *RangeError when opts.From or opts.To
-// lies above the top complete layer or From above To. The equations hold for the true
+// lies above the top complete layer or From above To. It runs none of
+// the build's methods: each position is checked against its children's
+// stored values and distances only. The equations hold for the true
 // values but also for some wrong ones inside cycles; the tests compare
 // the values themselves with independent references.
 func Verify(ctx context.Context, dir string, v *position.Variant, opts VerifyOptions) ([]LayerCheck, error) {
@@ -253,13 +257,13 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 	check.Rechecked = true
 	ls := layerVerifier{&layerSolver{v: v, ix: ix, n: info.Seeds, size: size, threads: opts.Threads,
 		prog: newProgress(info.Seeds, size, opts.Progress)}, memLower(lower)}
-	dist, err := s.loadDistances(info)
+	own, err := loadOwn(s, info, values)
 	if err != nil {
 		check.Unreadable = err.Error()
 	}
 	var mu sync.Mutex
 	_ = ls.forChunks(ctx, func(lo, hi int64) error {
-		bad, examples := ls.checkRange(lo, hi, values, dist)
+		bad, examples := ls.checkRange(lo, hi, own)
 		mu.Lock()
 		defer mu.Unlock()
 		check.Mismatches += bad
@@ -273,6 +277,75 @@ func verifyLayer(ctx context.Context, s *store, v *position.Variant, ix *Index, 
 	})
 	return check, values
 }
+
+// ownLayer is the stored layer that verify checks, as it reads it: its
+// values, and its distances either packed with the values (packed, the
+// usual case) or apart (dist, when some value or distance does not fit
+// the packing); no distances at all when they could not be read.
+type ownLayer struct {
+	values []int8
+	packed []uint16 // values[r]<<packShift | the distance of r; nil: not packed
+	dist   []uint16 // the distances when not packed; nil: packed, or unreadable
+}
+
+// withDist reports whether the layer's distances were read.
+func (o ownLayer) withDist() bool { return o.packed != nil || o.dist != nil }
+
+// distance returns the stored distance of rank r (withDist must hold).
+func (o ownLayer) distance(r int64) int {
+	if o.packed != nil {
+		return int(o.packed[r] & packDistMax)
+	}
+	return int(o.dist[r])
+}
+
+// loadOwn reads the distances of the layer being checked, packed with its
+// values where they fit (three bytes a position either way, with values).
+// A distance checksum that fails is returned as the error with the
+// distances read, which are checked all the same; a distance block that
+// cannot be read leaves the layer's values checked without distances.
+func loadOwn(s *store, info LayerInfo, values []int8) (ownLayer, error) {
+	own := ownLayer{values: values}
+	var err error
+	if packVerify {
+		if own.packed, err = s.loadPacked(info, values); own.packed != nil || err != nil {
+			return own, err
+		}
+	}
+	own.dist, err = s.loadDistances(info)
+	return own, err
+}
+
+// packVerify is whether verify packs a layer's values and distances
+// (loadPacked); tests turn it off to check the unpacked reads too.
+var packVerify = true
+
+// A packed entry holds a value in its top 7 bits (two's complement, -64
+// to 63) and a distance in its low 9 (0 to 511): a child inside the layer
+// is then one load, one cache miss, where the value and the distance apart
+// were two. Awari's and kalah's layers to 30 hold values of at most 30
+// and distances of at most 133 plies, so every layer built so far packs.
+const (
+	packShift    = 9
+	packDistMax  = 1<<packShift - 1
+	packValueMin = -1 << (15 - packShift)
+	packValueMax = 1<<(15-packShift) - 1
+)
+
+// packBlock writes values[i]<<packShift | dist[i] to dst[i] for every i and
+// reports whether every pair fitted (dst is unspecified when not).
+func packBlock(dst []uint16, values []int8, dist []uint16) bool {
+	fits := true
+	for i, d := range dist {
+		v := values[i]
+		fits = fits && d <= packDistMax && v >= packValueMin && v <= packValueMax
+		dst[i] = uint16(int16(v)<<packShift) | d&packDistMax
+	}
+	return fits
+}
+
+// unpackValue is the value of a packed entry.
+func unpackValue(w uint16) int8 { return int8(int16(w) >> packShift) }
 
 // layerVerifier re-derives a stored layer's values and distances from its
 // moves, with the build's view of a layer (its variant, index and the
@@ -291,32 +364,48 @@ type layerVerifier struct {
 // the memory system serves many of them at once.
 const verifyBatch = 64
 
-// childRead is one move of a batch: where its child's value is (the
-// child's layer and rank) and what the move adds to it.
+// childRead is one move of a batch: what the move adds to its child's
+// value, and whether its child's distance counts.
 type childRead struct {
-	layer    []int8 // the child's layer: this one, or the lower one a capture reaches
-	rank     uint64
 	captured int8
 	again    bool // the mover moves again (kalah)
 	inLayer  bool // no seeds left the board: the child's distance counts
 }
 
-// verifyScratch is one worker's batch: its positions, their moves, and
-// the values and distances read for them.
+// verifyScratch is one worker's batch: its positions, their moves, the
+// loads their children need, and the values and distances read for them.
+// The loads are kept in two lists, the children inside the layer and
+// those in a lower layer (a capture), so that each is read by a loop with
+// no branch in it: a mispredicted branch between two loads would cancel
+// the loads issued after it.
 type verifyScratch struct {
 	moves [verifyBatch * position.MaxPits]childRead
 	count [verifyBatch]int // moves per position; 0: no moves
 	end   [verifyBatch]int // a position without moves: its end-of-game value
 	value [verifyBatch * position.MaxPits]int8
 	dist  [verifyBatch * position.MaxPits]uint16
+
+	inRank  [verifyBatch * position.MaxPits]uint64 // a child inside the layer: its rank
+	inAt    [verifyBatch * position.MaxPits]uint16 // and its move's slot in moves
+	nIn     int
+	lowRank [verifyBatch * position.MaxPits]uint64 // a captured child: its rank
+	lowAt   [verifyBatch * position.MaxPits]uint16 // its move's slot
+	lowOf   [verifyBatch * position.MaxPits][]int8 // and its layer's values
+	nLow    int
+
+	ps    [verifyBatch]position.Position
+	first int64                                       // the rank of ps[0]
+	k     int                                         // positions in the batch; 0: none
+	pf    [2 * verifyBatch * position.MaxPits]uintptr // the addresses of the children's entries, for prefetchAll
+	nPf   int
 }
 
-// checkRange re-derives the value and, when dist is not nil, the
-// distance of each position of ranks [lo, hi) from its moves and the
-// stored values and distances (rules.md 6, the distance equations in
-// doc.go), and returns how many values and distances disagree,
+// checkRange re-derives the value and, when the layer's distances were
+// read, the distance of each position of ranks [lo, hi) from its moves
+// and the stored values and distances (rules.md 6, the distance equations
+// in doc.go), and returns how many values and distances disagree,
 // describing the first few.
-func (s layerVerifier) checkRange(lo, hi int64, values []int8, dist []uint16) (int64, []string) {
+func (s layerVerifier) checkRange(lo, hi int64, own ownLayer) (int64, []string) {
 	var bad int64
 	var examples []string
 	report := func(what string) {
@@ -324,36 +413,48 @@ func (s layerVerifier) checkRange(lo, hi int64, values []int8, dist []uint16) (i
 			examples = append(examples, what)
 		}
 	}
-	b := new(verifyScratch)
 	c := s.ix.newCursor(s.n, uint64(lo))
-	var ps [verifyBatch]position.Position
-	for first := lo; first < hi; first += verifyBatch {
-		k := int(min(verifyBatch, hi-first))
-		for i := range k {
+	sow := func(b *verifyScratch, first int64) {
+		b.first, b.k = first, int(min(verifyBatch, hi-first))
+		b.nIn, b.nLow, b.nPf = 0, 0, 0
+		for i := range b.k {
 			if first+int64(i) > lo {
 				c.next()
 			}
-			ps[i] = c.position()
-			s.sowBatch(b, i, ps[i], values)
+			b.ps[i] = c.position()
+			s.sowBatch(b, i, b.ps[i], own)
 		}
-		b.read(k, dist)
-		for i := range k {
-			r := first + int64(i)
-			value, d := b.derive(i, int(values[r]), dist != nil)
-			if value != int(values[r]) {
-				report(fmt.Sprintf("%s (rank %d): stored %d, its moves give %d", position.Format(s.v, ps[i]), r, values[r], value))
+		prefetchAll(b.pf[:b.nPf])
+	}
+	cur, next := new(verifyScratch), new(verifyScratch)
+	sow(cur, lo)
+	for ; cur.k > 0; cur, next = next, cur {
+		// The next batch is sown while the memory system fetches this
+		// one's children, asked for by prefetches, which hold up nothing.
+		next.k = 0
+		if end := cur.first + int64(cur.k); end < hi {
+			sow(next, end)
+		}
+		cur.read(own)
+		for i := range cur.k {
+			r := cur.first + int64(i)
+			stored := int(own.values[r])
+			value, d := cur.derive(i, stored, own.withDist())
+			if value != stored {
+				report(fmt.Sprintf("%s (rank %d): stored %d, its moves give %d", position.Format(s.v, cur.ps[i]), r, stored, value))
 			}
-			if dist != nil && d != int(dist[r]) {
-				report(fmt.Sprintf("%s (rank %d): stored distance %d, its moves give %d", position.Format(s.v, ps[i]), r, dist[r], d))
+			if own.withDist() && d != own.distance(r) {
+				report(fmt.Sprintf("%s (rank %d): stored distance %d, its moves give %d", position.Format(s.v, cur.ps[i]), r, own.distance(r), d))
 			}
 		}
 	}
 	return bad, examples
 }
 
-// sowBatch records p's moves as entry i of the batch: each child's layer
-// and rank, or p's end-of-game value when it has no moves.
-func (s layerVerifier) sowBatch(b *verifyScratch, i int, p position.Position, values []int8) {
+// sowBatch records p's moves as entry i of the batch, each child's rank
+// on the list of its layer, or p's end-of-game value when it has no
+// moves.
+func (s layerVerifier) sowBatch(b *verifyScratch, i int, p position.Position, own ownLayer) {
 	var buf [position.MaxPits]position.Move
 	nm := s.v.Moves(p, &buf)
 	b.count[i] = nm
@@ -362,28 +463,63 @@ func (s layerVerifier) sowBatch(b *verifyScratch, i int, p position.Position, va
 		return
 	}
 	for j, m := range buf[:nm] {
-		layer := values
-		if m.Captured > 0 {
-			layer = s.below[s.n-int(m.Captured)]
+		at := i*position.MaxPits + j
+		b.moves[at] = childRead{captured: m.Captured, again: m.MovesAgain(p), inLayer: m.Captured == 0}
+		r := s.ix.Rank(m.Next)
+		if m.Captured == 0 {
+			b.inRank[b.nIn], b.inAt[b.nIn] = r, uint16(at)
+			b.nIn++
+			b.prefetchOwn(own, r)
+			continue
 		}
-		b.moves[i*position.MaxPits+j] = childRead{layer: layer, rank: s.ix.Rank(m.Next), captured: m.Captured,
-			again: m.MovesAgain(p), inLayer: m.Captured == 0}
+		low := s.below[s.n-int(m.Captured)]
+		b.lowRank[b.nLow], b.lowAt[b.nLow], b.lowOf[b.nLow] = r, uint16(at), low
+		b.nLow++
+		b.pf[b.nPf] = uintptr(unsafe.Pointer(&low[r]))
+		b.nPf++
 	}
 }
 
-// read loads the children's values, and their distances when dist is not
-// nil, of the batch's first k positions: independent loads, one after
-// another, so that their cache misses overlap.
-func (b *verifyScratch) read(k int, dist []uint16) {
-	for i := range k {
-		for j := range b.count[i] {
-			at := i*position.MaxPits + j
-			m := &b.moves[at]
-			b.value[at] = m.layer[m.rank]
-			if dist != nil && m.inLayer {
-				b.dist[at] = dist[m.rank]
-			}
+// prefetchOwn lists for prefetching the entry of rank r of the layer
+// being checked: its packed word, or its value and distance.
+func (b *verifyScratch) prefetchOwn(own ownLayer, r uint64) {
+	switch {
+	case own.packed != nil:
+		b.pf[b.nPf] = uintptr(unsafe.Pointer(&own.packed[r]))
+		b.nPf++
+	case own.dist != nil:
+		b.pf[b.nPf], b.pf[b.nPf+1] = uintptr(unsafe.Pointer(&own.values[r])), uintptr(unsafe.Pointer(&own.dist[r]))
+		b.nPf += 2
+	default:
+		b.pf[b.nPf] = uintptr(unsafe.Pointer(&own.values[r]))
+		b.nPf++
+	}
+}
+
+// read loads the batch's children's values, and the distances of those
+// inside the layer when the layer's were read: independent loads, one
+// after another, so that their cache misses overlap; a child inside a
+// packed layer is one load.
+func (b *verifyScratch) read(own ownLayer) {
+	switch {
+	case own.packed != nil:
+		for k, r := range b.inRank[:b.nIn] {
+			w := own.packed[r]
+			at := b.inAt[k]
+			b.value[at], b.dist[at] = unpackValue(w), w&packDistMax
 		}
+	case own.dist != nil:
+		for k, r := range b.inRank[:b.nIn] {
+			at := b.inAt[k]
+			b.value[at], b.dist[at] = own.values[r], own.dist[r]
+		}
+	default:
+		for k, r := range b.inRank[:b.nIn] {
+			b.value[b.inAt[k]] = own.values[r]
+		}
+	}
+	for k, r := range b.lowRank[:b.nLow] {
+		b.value[b.lowAt[k]] = b.lowOf[k][r]
 	}
 }
 
