@@ -109,7 +109,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 			w.tt.prefetch(boardHash(buf[k].Next, w.s.salt))
 		}
 	}
-	held, tbBest, tbMove := w.heldChildren(p, seeds, &buf, moves)
+	held, tbBest, tbMove := w.heldChildren(p, seeds, &buf, moves, beta)
 	switch {
 	case held == 0:
 	case tbBest >= beta:
@@ -173,8 +173,9 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 // values to p's mover (-inf when none) and move its pit+1. A probe costs
 // a rank and one read, less than a node, and a held child that reaches
 // beta cuts p off before any other child is searched, however deep the
-// search below it would have been.
-func (w *worker) heldChildren(p position.Position, seeds int, buf *[position.MaxPits]position.Move, moves int) (held uint16, best, move int) {
+// search below it would have been. The probes stop at the first such
+// child: p is cut off, and the children after it are not needed.
+func (w *worker) heldChildren(p position.Position, seeds int, buf *[position.MaxPits]position.Move, moves, beta int) (held uint16, best, move int) {
 	best = -inf
 	if w.pol.held(seeds) {
 		return 0, best, 0 // p itself is held: known() probed it
@@ -192,6 +193,9 @@ func (w *worker) heldChildren(p position.Position, seeds int, buf *[position.Max
 		held |= 1 << k
 		if v := m.Value(p, t); v > best {
 			best, move = v, int(m.Pit)+1
+			if best >= beta {
+				return held, best, move // a cutoff: the other children are not needed
+			}
 		}
 	}
 	return held, best, move
