@@ -41,13 +41,18 @@ func newWorker(s *search, id int) *worker {
 }
 
 // run is one thread's whole search: the position's value by iterative
-// deepening, then (unless AllMoves, which values every move instead) which
-// moves reach it. Helper threads start one ply deeper on odd ids, so that
-// the threads spread over depths (Lazy SMP).
+// deepening, then (unless AllMoves, which values every move instead, or
+// OneBest, which stops there) which moves reach it. Helper threads start
+// one ply deeper on odd ids, so that the threads spread over depths (Lazy
+// SMP).
 func (w *worker) run() {
 	if w.s.opts.AllMoves {
 		w.valueAllMoves()
 	} else if w.valueRoot() {
+		if w.s.oneBest {
+			w.s.halt(StopOneBest) // a move proven to reach the value is known
+			return
+		}
 		w.classifyMoves()
 	}
 	if w.s.rootExact() && w.s.allSettled() {
