@@ -174,15 +174,27 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 // a rank and one read, less than a node, and a held child that reaches
 // beta cuts p off before any other child is searched, however deep the
 // search below it would have been. The probes stop at the first such
-// child: p is cut off, and the children after it are not needed.
+// child: p is cut off, and the children after it are not needed. The
+// values are prefetched first (tablebasePrefetcher), so that the probes'
+// cache misses overlap rather than follow one another.
 func (w *worker) heldChildren(p position.Position, seeds int, buf *[position.MaxPits]position.Move, moves, beta int) (held uint16, best, move int) {
 	best = -inf
 	if w.pol.held(seeds) {
 		return 0, best, 0 // p itself is held: known() probed it
 	}
+	var probed uint16
 	for k := range buf[:moves] {
 		m := &buf[k]
-		if !w.pol.held(m.Next.Seeds()) || !w.v.StartsLayer(*m) {
+		if w.pol.held(m.Next.Seeds()) && w.v.StartsLayer(*m) {
+			probed |= 1 << k
+			if w.tbPrefetch != nil {
+				w.tbPrefetch.Prefetch(m.Next) // the probes' cache misses overlap
+			}
+		}
+	}
+	for k := range buf[:moves] {
+		m := &buf[k]
+		if probed&(1<<k) == 0 {
 			continue
 		}
 		t, ok := w.tb.Probe(m.Next)
