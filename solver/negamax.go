@@ -113,7 +113,10 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 	switch {
 	case held == 0:
 	case tbBest >= beta:
-		w.store(n, result{score: tbBest, lower: true, proven: true, draft: depth, move: tbMove}, noHit)
+		// Not stored: a few probes find the cutoff again, and the table
+		// keeps its room for results that cost a search. Kalah(6,4) with
+		// the 20-seed tablebase, one thread, 256 MiB: 21.7 M nodes to the
+		// proof when stored, 17.0 M when not.
 		return tbBest, true, noHit
 	case held == 1<<moves-1:
 		r := result{score: tbBest, upper: true, lower: tbBest > alpha, proven: true, draft: depth}
