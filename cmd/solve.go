@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -20,6 +21,7 @@ type solveOptions struct {
 	depth    int
 	all      bool
 	lines    bool
+	oneBest  bool
 	json     bool
 	progress bool
 }
@@ -27,7 +29,7 @@ type solveOptions struct {
 func newSolveCmd() *cobra.Command {
 	opts := &solveOptions{}
 	c := stopsCleanly(&cobra.Command{
-		Use:   "solve POS|- [--time D] [--depth N] [--threads N] [--hash MiB] [--tb DIR] [--all] [--lines] [--json]",
+		Use:   "solve POS|- [--time D] [--depth N] [--threads N] [--hash MiB] [--tb DIR] [--all] [--lines] [--one-best] [--json]",
 		Short: "Find a position's value and best moves, exactly when the time allows",
 		Long: `solve answers a position: its value (docs/rules.md section 6: the score difference
 in seeds from the side to move of the position as given, for the rest of the
@@ -37,7 +39,10 @@ position's known result too), and with --all every legal move's value. --lines (
 --all) values every line too: each move, and each move after which the same
 player moves again (kalah's extra move) followed by each of its continuations,
 written "3-6" as Rawlings does (the "lines" field of --json, docs/notation.md);
---time covers the lines too, so a line the time did not reach is an estimate. A position the tablebase
+--time covers the lines too, so a line the time did not reach is an estimate.
+--one-best stops a search once the value is proven with one move proven to
+reach it, as Irving's kalah solver does, without deciding whether the other
+moves reach it too (so "best moves" may list fewer than all). A position the tablebase
 holds is answered from it at once; any other is searched until its value is
 proven or --time, --depth, --nodes or Ctrl-C stops it, and then the value is
 an estimate, printed with its proven bounds.
@@ -80,6 +85,7 @@ can be watched.`,
 	f.IntVar(&opts.depth, "depth", 0, "deepest iteration in plies (0: no limit)")
 	f.BoolVar(&opts.all, "all", false, "give every legal move's value")
 	f.BoolVar(&opts.lines, "lines", false, "give every line's value too: each extra move followed by each continuation (implies --all)")
+	f.BoolVar(&opts.oneBest, "one-best", false, "stop at the proven value and one best move, not deciding the other moves (not with --all or --lines)")
 	f.BoolVar(&opts.progress, "progress", false, "print each deeper iteration of the search on stderr")
 	addJSONFlag(c, &opts.json)
 	return c
@@ -118,7 +124,8 @@ func runSolve(ctx context.Context, in io.Reader, out, errOut io.Writer, arg stri
 	}
 	hinted := map[*position.Variant]bool{} // the variants whose proof note is out
 	for i, input := range inputs {
-		so := oracle.SolveOptions{AllMoves: opts.all, Lines: opts.lines, Time: opts.time, Nodes: opts.nodes, Depth: opts.depth}
+		so := oracle.SolveOptions{AllMoves: opts.all, Lines: opts.lines, OneBest: opts.oneBest,
+			Time: opts.time, Nodes: opts.nodes, Depth: opts.depth}
 		if opts.progress {
 			so.Progress = func(p solver.Progress) { printProgress(errOut, p) }
 		}
@@ -172,6 +179,9 @@ func printProgress(errOut io.Writer, p solver.Progress) {
 func checkSolveOptions(opts *solveOptions) error {
 	if opts.depth < 0 {
 		return fmt.Errorf("--depth %d: want 0 or more", opts.depth)
+	}
+	if opts.oneBest && (opts.all || opts.lines) {
+		return errors.New("--one-best and --all or --lines: give one or the other")
 	}
 	return opts.check()
 }
@@ -263,6 +273,9 @@ func printMoveValues(out io.Writer, moves []oracle.MoveValue) {
 
 func exactness(a oracle.Answer) string {
 	if a.Exact {
+		if !a.BestMovesComplete && a.Stopped == string(solver.StopOneBest) {
+			return "exact; --one-best: the best moves proven on the way, not every one"
+		}
 		if !a.BestMovesComplete {
 			return fmt.Sprintf("exact; stopped (%s) before every best move was found", a.Stopped)
 		}

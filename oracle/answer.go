@@ -90,7 +90,8 @@ type Answer struct {
 	Lower int `json:"lower_bound"`
 	Upper int `json:"upper_bound"`
 	// BestMoves is every move that achieves Value, in pit order, when
-	// BestMovesComplete; an estimate lists every move whose estimate
+	// BestMovesComplete; else an exact value lists the moves proven to
+	// achieve it (SolveOptions.OneBest: often one), and an estimate lists every move whose estimate
 	// equals Value (all moves valued) or the search's best move.
 	BestMoves         []Move `json:"best_moves"`
 	BestMovesComplete bool   `json:"best_moves_complete"`
@@ -124,7 +125,9 @@ type Answer struct {
 	NodesPerSecond float64 `json:"nodes_per_second"`
 	Threads        int     `json:"threads"`
 	// Stopped says why the answer is as far as it goes: "exact",
-	// "game over", "time limit", "node limit", "depth limit", "canceled".
+	// "one best" (the value and the best moves proven by then:
+	// SolveOptions.OneBest), "game over", "time limit", "node limit",
+	// "depth limit", "canceled".
 	Stopped string `json:"stopped"`
 	// Source is "rules", "tablebase" or "search".
 	Source string `json:"source"`

@@ -33,6 +33,13 @@ type SolveOptions struct {
 	Nodes int64
 	// Depth bounds the search's iterations, in plies; 0 none.
 	Depth int
+	// OneBest stops the search once the value is proven, with one move
+	// proven to reach it (solver.Request.OneBest): the proof Irving's
+	// solver gives, without deciding whether the other moves reach the
+	// value too. Answer.BestMovesComplete is then false unless they were
+	// decided on the way. Ignored with AllMoves, and by an answer from the
+	// tablebase, which has every move's value at once.
+	OneBest bool
 	// NoPV skips building the principal variation (analysis needs none).
 	NoPV bool
 	// Progress, when not nil, hears of each deeper iteration of the
@@ -114,7 +121,7 @@ func (o *Oracle) solve(ctx context.Context, vs *variantState, p position.Positio
 		if err := o.answer(ctx, vs, p, moves, history, quick, srv, &try); err != nil {
 			return err
 		}
-		if try.Exact && try.BestMovesComplete && (!opts.AllMoves || allExact(try.Moves)) {
+		if try.Exact && (try.BestMovesComplete || opts.OneBest) && (!opts.AllMoves || allExact(try.Moves)) {
 			*a = try
 			return nil
 		}
@@ -167,7 +174,7 @@ func (o *Oracle) answer(ctx context.Context, vs *variantState, p position.Positi
 		}
 		return err
 	}
-	req := solver.Request{History: history, AllMoves: opts.AllMoves,
+	req := solver.Request{History: history, AllMoves: opts.AllMoves, OneBest: opts.OneBest,
 		MaxNodes: uint64(opts.Nodes), MaxDepth: opts.Depth, Progress: opts.Progress}
 	if !o.cfg.Play && sv.Options().EstimateTablebase != nil && v.Repetition != position.RepetitionNobody {
 		// The twin's tablebase estimates (oware's for oware-own) end the
@@ -184,7 +191,7 @@ func (o *Oracle) answer(ctx context.Context, vs *variantState, p position.Positi
 		if err != nil {
 			return err
 		}
-		if res.Exact && res.BestMovesComplete && (!opts.AllMoves || allSolverExact(res.Moves)) {
+		if res.Exact && (res.BestMovesComplete || opts.OneBest) && (!opts.AllMoves || allSolverExact(res.Moves)) {
 			fromSearch(a, res)
 			if !opts.NoPV {
 				a.PV, a.PVComplete = pv.build(p, history, preferred(moves, res.BestMoves))

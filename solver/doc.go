@@ -27,7 +27,7 @@
 //     from the table and the tablebase and what it stores.
 //   - tt.go, hash.go: the transposition table (board and line entries)
 //     and its keys; tablemem_linux.go puts it on huge pages outside the
-//     Go heap; prefetch_amd64.go prefetches a node's buckets.
+//     Go heap; internal/prefetch prefetches a node's buckets.
 //   - estimate.go: the horizon estimates (Estimate, tunedWeights).
 //   - tablebase.go: Tablebase, what the search needs of an endgame
 //     database.

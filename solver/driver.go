@@ -38,6 +38,8 @@ type search struct {
 	salt    uint64
 	weights *[nFeatures]int32 // the tuned estimate's, fixed point; nil: EstimateRows
 	lo, hi  []atomic.Int32    // proven bounds on each root move's value
+	// oneBest: stop once the value is proven (Request.OneBest).
+	oneBest bool
 	// line holds the game's positions before the root in its layer
 	// (Request.History); rootHistory is the line hash of the root's
 	// children: the XOR of pathHash over line and the root.

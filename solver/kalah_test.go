@@ -183,3 +183,78 @@ func TestKalahSearchAboveTablebase(t *testing.T) {
 		}
 	}
 }
+
+// TestKalahOneBest: a search with Request.OneBest stops at the proven
+// value with at least one best move: the value is plain minimax's, every
+// move it lists as best is worth that value by plain minimax, and it says
+// whether it stopped there or had decided every move on the way. On one
+// and two threads, with and without a tablebase of half the seeds.
+func TestKalahOneBest(t *testing.T) {
+	sizes := [][2]int{{3, 3}, {4, 2}, {2, 5}}
+	if !testsize.Short() {
+		sizes = append(sizes, [2]int{3, 4}, [2]int{4, 3})
+	}
+	stoppedEarly := 0
+	for _, size := range sizes {
+		v := position.KalahOf(position.KalahEmptyCapture, size[0], size[1])
+		memo := map[position.Position]int{}
+		rng := rand.New(rand.NewPCG(19, uint64(v.ID)))
+		positions := []position.Position{v.Start()}
+		for try := 0; try < 100 && len(positions) < 6; try++ {
+			if p, ok := kalahPlayout(v, rng); ok {
+				positions = append(positions, p)
+			}
+		}
+		for _, p := range positions {
+			c := kalahCase(v, p, memo)
+			for _, threads := range []int{1, 2} {
+				for _, tb := range []Tablebase{nil, &kalahTablebase{v: v, max: v.Total() / 2, memo: memo}} {
+					if checkOneBest(t, c, Options{Threads: threads, HashMiB: 4, Tablebase: tb}) == StopOneBest {
+						stoppedEarly++
+					}
+				}
+			}
+		}
+	}
+	if stoppedEarly == 0 {
+		t.Error("no search stopped at one best move: the test tests nothing")
+	}
+}
+
+// checkOneBest searches c with Request.OneBest and checks the result
+// against c's plain minimax values; it returns why the search stopped.
+func checkOneBest(t *testing.T, c testCase, opts Options) StopReason {
+	t.Helper()
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.SearchRequest(t.Context(), c.v, c.p, Request{OneBest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Exact || res.Value != c.value {
+		t.Fatalf("%s: value %d exact %v (%s), want %d", c, res.Value, res.Exact, res.Stop, c.value)
+	}
+	if len(res.BestMoves) == 0 {
+		t.Errorf("%s: no best move", c)
+	}
+	for _, pit := range res.BestMoves {
+		if c.moves[pit] != c.value {
+			t.Errorf("%s: best move %d is worth %d, not the value %d", c, pit, c.moves[pit], c.value)
+		}
+	}
+	switch res.Stop {
+	case StopOneBest:
+		if res.BestMovesComplete {
+			t.Errorf("%s: stopped at one best move, yet every best move is listed", c)
+		}
+	case StopExact:
+		if !res.BestMovesComplete {
+			t.Errorf("%s: stopped exact with best moves incomplete", c)
+		}
+	default:
+		t.Errorf("%s: stop %q, want %q or %q", c, res.Stop, StopOneBest, StopExact)
+	}
+	return res.Stop
+}

@@ -82,6 +82,7 @@ type StopReason string
 // The reasons a search ends.
 const (
 	StopExact    StopReason = "exact"       // the value is proven, and the best moves
+	StopOneBest  StopReason = "one best"    // the value is proven, and one best move (Request.OneBest)
 	StopGameOver StopReason = "game over"   // the position has no moves
 	StopDepth    StopReason = "depth limit" // Options.MaxDepth reached, or MaxPly
 	StopNodes    StopReason = "node limit"  // Options.MaxNodes reached
@@ -105,8 +106,10 @@ type Result struct {
 	GameOver bool
 	// BestMoves are moves that achieve Value, in pit order (a pass is
 	// PassPit). When Exact and BestMovesComplete it is every such move;
-	// when not Exact it is every move whose estimate equals Value with
-	// AllMoves, else the deepest iteration's best move alone.
+	// when Exact and not complete, the moves proven to reach Value (with
+	// Request.OneBest, often just one); when not Exact it is every move
+	// whose estimate equals Value with AllMoves, else the deepest
+	// iteration's best move alone.
 	BestMoves         []int
 	BestMovesComplete bool
 	// Moves has every legal move's value, in pit order, when
@@ -208,6 +211,13 @@ type Request struct {
 	// than any before completes, from one search thread at a time; it must
 	// return quickly.
 	Progress func(Progress)
+	// OneBest stops once the value is proven, with the moves proven to
+	// reach it then (at least one; Result.BestMovesComplete false unless
+	// every other move was proven to miss it on the way), as Irving's
+	// solver does: it skips the null-window probes of the other moves
+	// that decide whether they reach the value too. Ignored with
+	// AllMoves.
+	OneBest bool
 	// NoEstimateTablebase searches without Options.EstimateTablebase: its
 	// estimates end lines that a search could prove, so that a small
 	// endgame is proven only without it.
@@ -274,6 +284,7 @@ func (s *Solver) SearchRequest(ctx context.Context, v *position.Variant, p posit
 		opts.EstimateTablebase = nil
 	}
 	sr := newSearch(s, v, p, buf[:n], opts, r.History)
+	sr.oneBest = r.OneBest && !opts.AllMoves
 	sr.start, sr.progress, sr.now = start, r.Progress, s.now
 	sr.run(ctx)
 	res := sr.result()

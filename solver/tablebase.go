@@ -15,3 +15,13 @@ type Tablebase interface {
 	// game, -S..S) and ok=true, or ok=false when p is not stored.
 	Probe(p position.Position) (value int, ok bool)
 }
+
+// tablebasePrefetcher is a Tablebase that can start reading a position's
+// value ahead of its Probe (tablebase.Prober does): a node prefetches the
+// values of its children with their table buckets, so that their cache
+// misses overlap.
+type tablebasePrefetcher interface {
+	// Prefetch starts bringing p's value into the caches, if p is
+	// stored and its value is in memory; it waits for nothing.
+	Prefetch(p position.Position)
+}

@@ -3,8 +3,10 @@ package solver
 import (
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/mancala-solver/mancala/internal/hugepage"
+	"github.com/mancala-solver/mancala/internal/prefetch"
 )
 
 // table is the transposition table shared by every search thread. Its
@@ -121,7 +123,7 @@ func (t *table) bucket(board uint64) int { return int(board&t.mask) * wordsPerBu
 // prefetch starts bringing board's bucket (one cache line) into the
 // caches, so that a probe soon after finds it there: a bucket of a large
 // table is otherwise a cache miss, the most time a node spends.
-func (t *table) prefetch(board uint64) { prefetch(&t.words[t.bucket(board)]) }
+func (t *table) prefetch(board uint64) { prefetch.Line(unsafe.Pointer(&t.words[t.bucket(board)])) }
 
 // probe returns the entry stored for key in board's bucket, if any.
 func (t *table) probe(board, key uint64) (entry, bool) {

@@ -5,12 +5,14 @@ import "github.com/mancala-solver/mancala/position"
 // worker is one search thread: its own path, history table and counters;
 // it shares the table and the root's proven bounds with the others.
 type worker struct {
-	s   *search
-	id  int
-	v   *position.Variant
-	tt  *table
-	tb  Tablebase
-	pol policy // s.pol, kept beside the other per-node fields
+	s  *search
+	id int
+	v  *position.Variant
+	tt *table
+	tb Tablebase
+	// tbPrefetch is tb if it can prefetch values, else nil.
+	tbPrefetch tablebasePrefetcher
+	pol        policy // s.pol, kept beside the other per-node fields
 
 	path    [MaxPly + 2]position.Position // path[i]: the position at ply i
 	history [position.MaxPits + 1][16]int32
@@ -32,6 +34,7 @@ const inf = 1 << 10
 
 func newWorker(s *search, id int) *worker {
 	w := &worker{s: s, id: id, v: s.v, tt: s.table, tb: s.tb, pol: s.pol}
+	w.tbPrefetch, _ = s.tb.(tablebasePrefetcher)
 	w.path[0] = s.root
 	w.order = make([]int, len(s.moves))
 	for i := range w.order {
@@ -41,13 +44,18 @@ func newWorker(s *search, id int) *worker {
 }
 
 // run is one thread's whole search: the position's value by iterative
-// deepening, then (unless AllMoves, which values every move instead) which
-// moves reach it. Helper threads start one ply deeper on odd ids, so that
-// the threads spread over depths (Lazy SMP).
+// deepening, then (unless AllMoves, which values every move instead, or
+// OneBest, which stops there) which moves reach it. Helper threads start
+// one ply deeper on odd ids, so that the threads spread over depths (Lazy
+// SMP).
 func (w *worker) run() {
 	if w.s.opts.AllMoves {
 		w.valueAllMoves()
 	} else if w.valueRoot() {
+		if w.s.oneBest {
+			w.s.halt(StopOneBest) // a move proven to reach the value is known
+			return
+		}
 		w.classifyMoves()
 	}
 	if w.s.rootExact() && w.s.allSettled() {

@@ -3,7 +3,9 @@ package tablebase
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
+	"github.com/mancala-solver/mancala/internal/prefetch"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -93,6 +95,25 @@ func (pr *Prober) Probe(p position.Position) (int, bool) {
 		return 0, false
 	}
 	return int(blk[r%BlockSize]), true
+}
+
+// Prefetch starts bringing p's value into the processor's caches, for a
+// Probe of p soon after (a search looks up all of a node's children): a
+// layer in memory (Load) or a block already cached. It reads nothing from
+// disk and waits for nothing.
+func (pr *Prober) Prefetch(p position.Position) {
+	n := p.Seeds()
+	if n >= len(pr.layers) {
+		return
+	}
+	r := pr.ix.Rank(p)
+	if n < len(pr.resident) {
+		prefetch.Line(unsafe.Pointer(&pr.resident[n][r]))
+		return
+	}
+	if blk := pr.values.ifCached(n, int(r/BlockSize)); blk != nil {
+		prefetch.Line(unsafe.Pointer(&blk[r%BlockSize]))
+	}
 }
 
 // ProbeDistance returns the value of p (as Probe) and its distance in

@@ -48,6 +48,14 @@ func (c *blockCache[T]) get(n, b int) ([]T, error) {
 	return c.miss(n, b)
 }
 
+// ifCached returns block b of layer n if it is cached, else nil.
+func (c *blockCache[T]) ifCached(n, b int) []T {
+	if blk := c.slots[n][b].Load(); blk != nil {
+		return *blk
+	}
+	return nil
+}
+
 // miss reads block b of layer n and caches it.
 func (c *blockCache[T]) miss(n, b int) ([]T, error) {
 	blk := make([]T, blockLen(c.infos[n], b))

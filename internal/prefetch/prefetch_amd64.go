@@ -1,8 +1,10 @@
-package solver
+package prefetch
 
-// prefetch asks the processor to bring the cache line at addr into its
+import "unsafe"
+
+// Line asks the processor to bring the cache line at addr into its
 // caches, without waiting for it (PREFETCHT0): a load that misses would
 // hold up every instruction after it, a prefetch holds up nothing.
 //
 //go:noescape
-func prefetch(addr *uint64)
+func Line(addr unsafe.Pointer)
