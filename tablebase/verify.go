@@ -10,6 +10,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 
+	"github.com/mancala-solver/mancala/internal/prefetch"
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -396,7 +397,7 @@ type verifyScratch struct {
 	ps    [verifyBatch]position.Position
 	first int64                                       // the rank of ps[0]
 	k     int                                         // positions in the batch; 0: none
-	pf    [2 * verifyBatch * position.MaxPits]uintptr // the addresses of the children's entries, for prefetchAll
+	pf    [2 * verifyBatch * position.MaxPits]uintptr // the addresses of the children's entries, for prefetch.All
 	nPf   int
 }
 
@@ -424,7 +425,7 @@ func (s layerVerifier) checkRange(lo, hi int64, own ownLayer) (int64, []string) 
 			b.ps[i] = c.position()
 			s.sowBatch(b, i, b.ps[i], own)
 		}
-		prefetchAll(b.pf[:b.nPf])
+		prefetch.All(b.pf[:b.nPf])
 	}
 	cur, next := new(verifyScratch), new(verifyScratch)
 	sow(cur, lo)

@@ -8,3 +8,11 @@ import "unsafe"
 //
 //go:noescape
 func Line(addr unsafe.Pointer)
+
+// All asks for the cache line at each address, as Line does: a batch of
+// lookups (verify's children) asks for all of its lines in one call, so
+// the misses overlap. The addresses must point into live arrays; one
+// that does not is harmless (a prefetch never faults).
+//
+//go:noescape
+func All(addrs []uintptr)
