@@ -49,6 +49,11 @@ type Cluster interface {
 	// Broadcast copies rank 0's values into every rank's values (of the
 	// same length).
 	Broadcast(ctx context.Context, values []int8) error
+	// AllToAll sends out[to] to every rank to and returns in[from], the
+	// bytes every rank from sent this one (the captures' lookups,
+	// build_lookup.go). The slices sent must not change until the next
+	// collective.
+	AllToAll(ctx context.Context, out [][]byte) ([][]byte, error)
 }
 
 // propagateOwnPart is propagateParts for a build across processes: only

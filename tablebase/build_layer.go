@@ -44,7 +44,16 @@ type layerSolver struct {
 	// part when ownScan).
 	cluster Cluster
 	ownScan bool // with cluster: the scan covers this process's part only
-	rounds  int  // propagation rounds so far: one a distance level of a threshold
+	// With ownScan: the range size of each lower layer split in parts
+	// (lowerSpans), and this rank's value of rank rel of its range of
+	// lower layer m, which answers the other ranks' lookups
+	// (build_lookup.go).
+	lowerSpans []int64
+	ownLower   func(m int, rel uint32) int8
+	// lo is the rank of the first position the layer's arrays (exit,
+	// terminal, state, count) hold: 0 on one machine.
+	lo     int64
+	rounds int // propagation rounds so far: one a distance level of a threshold
 
 	// unranker is the layer's table-assisted Unrank for un-sowing, made
 	// once (its table is at most 16 MB) and read by every worker.
@@ -186,14 +195,6 @@ func (s *layerSolver) forRanges(ctx context.Context, fn func(lo, hi int64) error
 	for t := range int64(s.partitions) {
 		todo = append(todo, part{min(t*span, s.size), min((t+1)*span, s.size)})
 	}
-	if s.ownScan {
-		// Only this process's part, split between its threads.
-		own, n := todo[s.cluster.Rank()], int64(max(s.threads, 1))
-		todo = todo[:0]
-		for i := range n {
-			todo = append(todo, part{own.lo + (own.hi-own.lo)*i/n, own.lo + (own.hi-own.lo)*(i+1)/n})
-		}
-	}
 	for _, pt := range todo {
 		lo, hi := pt.lo, pt.hi
 		g.Go(func() error {
@@ -234,13 +235,20 @@ func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
 	var edges, keeps atomic.Int64
 	var termMu sync.Mutex
 	scanChunk := func(lo, hi int64, mine []uint16) error {
-		inner, keep, err := s.scanRange(lo, hi, mine, &termMu)
+		inner, keep, err := s.scanRange(lo, hi, mine, &termMu, nil)
 		edges.Add(inner)
 		keeps.Add(keep)
 		s.prog.add(hi - lo)
 		return err
 	}
 	var err error
+	if s.ownScan {
+		// One rank of a build across processes: its own range, the
+		// captures' values asked of their owners.
+		e, k, err := s.scanOwn(ctx)
+		s.edges, s.keeps = e, k
+		return err
+	}
 	if indeg == nil && s.partitions > 1 {
 		// A layer built in parts: each part scans its own range.
 		err = s.forRanges(ctx, func(lo, hi int64) error { return scanChunk(lo, hi, nil) })
@@ -258,8 +266,10 @@ func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
 
 // scanRange is scan over ranks [lo, hi); it returns the moves that stay
 // in the layer and how many of them keep the mover. termMu guards the
-// terminal bitset's words shared with the neighbouring ranges.
-func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex) (int64, int64, error) {
+// terminal bitset's words shared with the neighbouring ranges. When q is
+// not nil the captures' values are looked up later (scanOwn): their
+// queries go to q.
+func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex, q *captureQueries) (int64, int64, error) {
 	var buf [position.MaxPits]position.Move
 	var exits exitBatch
 	c := s.ix.newCursor(s.n, uint64(lo))
@@ -308,7 +318,7 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 			}
 		}
 		if exits.full() {
-			exits.apply(s)
+			exits.flush(s, q)
 		}
 		if !fillCounts {
 			continue
@@ -320,7 +330,7 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 		s.setCount(i, count)
 		inner += int64(internal)
 	}
-	exits.apply(s)
+	exits.flush(s, q)
 	if wrapped {
 		return inner, keep, errInDegree
 	}
@@ -357,6 +367,17 @@ func (b *exitBatch) full() bool { return b.n > exitBatchSize-position.MaxPits }
 func (b *exitBatch) add(i int64, p position.Position, m *position.Move, s *layerSolver) {
 	b.moves[b.n] = exitMove{rank: i, parent: p, move: *m, layer: s.n - int(m.Captured), child: s.ix.Rank(m.Next)}
 	b.n++
+}
+
+// flush sets each parent's exit to its best capture (apply), or, when q
+// is not nil, records the captures as q's queries; it empties the batch.
+func (b *exitBatch) flush(s *layerSolver, q *captureQueries) {
+	if q != nil {
+		q.add(s, b)
+		b.n = 0
+		return
+	}
+	b.apply(s)
 }
 
 // apply sets each parent's exit to its best capture, and empties the

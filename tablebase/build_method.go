@@ -336,6 +336,9 @@ func (b *builder) newSolver(p methodPlan) (*layerSolver, *diskLower, error) {
 		// un-sowing's scan (the graph's counts every predecessor).
 		_, s.ownScan = m.inner.(unsowMethod)
 		s.cluster = b.opts.Cluster
+		s.lowerSpans = lowerSpans(b.ix, n, s.cluster.Size())
+		t := int64(s.cluster.Rank())
+		s.ownLower = func(m int, rel uint32) int8 { return lower.value(m, uint64(t*s.lowerSpans[m]+int64(rel))) }
 	}
 	return s, disk, nil
 }

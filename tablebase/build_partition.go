@@ -54,13 +54,14 @@ type Exchange interface {
 // one build: the batches are handed over in memory.
 type localRanks struct {
 	parts int
-	out   [][]Batch // out[from], the round's batches
+	out   [][]Batch  // out[from], the round's batches
+	bytes [][][]byte // bytes[from], AllToAll's messages
 	sums  []int64
 	bar   *barrier
 }
 
 func newLocalRanks(parts int) *localRanks {
-	return &localRanks{parts: parts, out: make([][]Batch, parts), sums: make([]int64, parts), bar: newBarrier(parts)}
+	return &localRanks{parts: parts, out: make([][]Batch, parts), bytes: make([][][]byte, parts), sums: make([]int64, parts), bar: newBarrier(parts)}
 }
 
 func (l *localRanks) Exchange(ctx context.Context, part int, out []Batch) ([]Batch, error) {
@@ -74,6 +75,20 @@ func (l *localRanks) Exchange(ctx context.Context, part int, out []Batch) ([]Bat
 	}
 	// The slots are written again next round only after every part has
 	// read its batches.
+	return in, l.bar.wait(ctx)
+}
+
+// AllToAll hands out[to] to part to, for every part, and returns what
+// part received: the in-process Cluster.AllToAll.
+func (l *localRanks) AllToAll(ctx context.Context, part int, out [][]byte) ([][]byte, error) {
+	l.bytes[part] = out
+	if err := l.bar.wait(ctx); err != nil {
+		return nil, err
+	}
+	in := make([][]byte, l.parts)
+	for from := range in {
+		in[from] = l.bytes[from][part]
+	}
 	return in, l.bar.wait(ctx)
 }
 

@@ -34,6 +34,10 @@ func newGoClusters(size int) []Cluster {
 	return cs
 }
 
+func (c *goCluster) AllToAll(ctx context.Context, out [][]byte) ([][]byte, error) {
+	return c.localRanks.AllToAll(ctx, c.rank, out)
+}
+
 func (c *goCluster) Rank() int { return c.rank }
 func (c *goCluster) Size() int { return c.parts }
 
@@ -94,7 +98,13 @@ func buildCluster(t *testing.T, dir, name string, size, seeds int) BuildStats {
 // build's value and distance checksums and inner moves of every layer;
 // a build stopped at seeds-3 and started again resumes there (the ranks
 // other than 0 get the complete layers from rank 0) and ends equal too.
+// The captures' values are looked up from the ranks that own them
+// (build_lookup.go).
 func TestClusterMatchesOneMachine(t *testing.T) {
+	// Lookup rounds of one block: the larger layers' captures are
+	// looked up in several rounds.
+	defer func(c int64) { lookupChunk = c }(lookupChunk)
+	lookupChunk = BlockSize
 	seeds := 12
 	if testsize.Short() {
 		seeds = 10

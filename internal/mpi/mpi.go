@@ -11,6 +11,7 @@ static MPI_Comm world(void) { return MPI_COMM_WORLD; }
 static MPI_Datatype u32(void) { return MPI_UINT32_T; }
 static MPI_Datatype i64(void) { return MPI_INT64_T; }
 static MPI_Datatype i8(void) { return MPI_INT8_T; }
+static MPI_Datatype u8(void) { return MPI_UINT8_T; }
 static MPI_Datatype cint(void) { return MPI_INT; }
 static MPI_Op sum(void) { return MPI_SUM; }
 */
@@ -189,4 +190,43 @@ func (p *proc) Broadcast(ctx context.Context, values []int8) error {
 		values = values[k:]
 	}
 	return ctx.Err()
+}
+
+// AllToAll sends out[to] to every rank to: the counts by an
+// MPI_Alltoall, the bytes by an MPI_Alltoallv.
+func (p *proc) AllToAll(ctx context.Context, out [][]byte) ([][]byte, error) {
+	p.arrays()
+	total := 0
+	for _, b := range out {
+		total += len(b)
+	}
+	send := make([]byte, 0, total+1)
+	for to, b := range out {
+		c, err := cnt(len(b))
+		if err != nil {
+			return nil, err
+		}
+		p.sendc[to], p.sdispl[to] = c, C.int(len(send))
+		send = append(send, b...)
+		if to != p.rank {
+			p.bytes += int64(len(b))
+		}
+	}
+	C.MPI_Alltoall(unsafe.Pointer(&p.sendc[0]), 1, C.cint(), unsafe.Pointer(&p.recvc[0]), 1, C.cint(), C.world())
+	in := 0
+	for from, c := range p.recvc {
+		p.rdispl[from] = C.int(in)
+		in += int(c)
+	}
+	if _, err := cnt(in); err != nil {
+		return nil, err
+	}
+	recv := make([]byte, in+1)
+	C.MPI_Alltoallv(unsafe.Pointer(&send[:1][0]), &p.sendc[0], &p.sdispl[0], C.u8(),
+		unsafe.Pointer(&recv[0]), &p.recvc[0], &p.rdispl[0], C.u8(), C.world())
+	res := make([][]byte, p.size)
+	for from := range res {
+		res[from] = recv[p.rdispl[from] : p.rdispl[from]+p.recvc[from]]
+	}
+	return res, ctx.Err()
 }
