@@ -50,9 +50,10 @@ type layerSolver struct {
 	// (build_lookup.go).
 	lowerSpans []int64
 	ownLower   func(m int, rel uint32) int8
-	// lo is the rank of the first position the layer's arrays (exit,
-	// terminal, state, count) hold: 0 on one machine.
-	lo     int64
+	// The layer's arrays (exit, terminal, state, count) hold the
+	// positions of ranks [lo, hi): the whole layer on one machine, this
+	// rank's range across processes.
+	lo, hi int64
 	rounds int // propagation rounds so far: one a distance level of a threshold
 
 	// unranker is the layer's table-assisted Unrank for un-sowing, made
@@ -92,7 +93,8 @@ func (s *layerSolver) layerUnranker() *layerUnranker {
 	return s.unranker
 }
 
-// isTerminal reports whether position i of the layer has no moves: its
+// isTerminal reports whether the position at index i of the arrays (rank
+// s.lo+i) has no moves: its
 // exit is the game end, reached in 0 plies rather than by a 1-ply capture.
 func (s *layerSolver) isTerminal(i int64) bool { return s.terminal[i>>6]&(1<<(i&63)) != 0 }
 
@@ -220,12 +222,13 @@ var errInDegree = errors.New("a position has too many predecessors for the graph
 // when indeg is not nil, counts each position's predecessors in the layer
 // from part t into indeg[t].
 func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
+	held := s.hi - s.lo
 	if s.pass != scanCounts {
-		s.exit = make([]int8, s.size)
-		s.terminal = make([]uint64, (s.size+63)/64)
+		s.exit = make([]int8, held)
+		s.terminal = make([]uint64, (held+63)/64)
 	}
 	if s.state == nil && s.pass != scanExits {
-		s.count = make([]uint8, s.size)
+		s.count = make([]uint8, held)
 	}
 	hugepage.Advise(s.exit)
 	hugepage.Advise(s.count)
@@ -279,20 +282,21 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 		if i > lo {
 			c.next()
 		}
+		j := i - s.lo // in the arrays
 		p := c.position()
 		nm := s.v.Moves(p, &buf)
 		if nm == 0 {
 			if fillExits {
-				s.exit[i] = int8(s.v.TerminalValue(p))
-				s.markTerminal(i, lo, hi, termMu)
+				s.exit[j] = int8(s.v.TerminalValue(p))
+				s.markTerminal(j, lo-s.lo, hi-s.lo, termMu)
 			}
 			if fillCounts {
-				s.setCount(i, 1)
+				s.setCount(j, 1)
 			}
 			continue
 		}
 		if fillExits {
-			s.exit[i] = noExit
+			s.exit[j] = noExit
 		}
 		captures, internal := false, uint8(0)
 		for j := range buf[:nm] {
@@ -327,7 +331,7 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 		if captures {
 			count++ // the exit group counts as one move
 		}
-		s.setCount(i, count)
+		s.setCount(j, count)
 		inner += int64(internal)
 	}
 	exits.flush(s, q)
@@ -390,12 +394,13 @@ func (b *exitBatch) apply(s *layerSolver) {
 	for j := range b.moves[:b.n] {
 		e := &b.moves[j]
 		v := int8(e.move.Value(e.parent, int(values[j])))
-		s.exit[e.rank] = max(s.exit[e.rank], v)
+		s.exit[e.rank-s.lo] = max(s.exit[e.rank-s.lo], v)
 	}
 	b.n = 0
 }
 
-// setCount records position i's count of moves not known to lose: in the
+// setCount records the count of moves not known to lose of the
+// position at index i of the arrays: in the
 // propagation state when it is allocated already, else in count.
 func (s *layerSolver) setCount(i int64, c uint8) {
 	if s.state != nil {
@@ -405,7 +410,8 @@ func (s *layerSolver) setCount(i int64, c uint8) {
 	}
 }
 
-// markTerminal sets position i's terminal bit. Only the first and last
+// markTerminal sets the terminal bit of the position at index i of the
+// arrays, in a worker's range [lo, hi) of them. Only the first and last
 // words of a range can be shared with another worker's range, so only
 // those take the lock.
 func (s *layerSolver) markTerminal(i, lo, hi int64, mu *sync.Mutex) {

@@ -159,39 +159,6 @@ func (p *proc) Sum(ctx context.Context, _ int, x int64) (int64, error) {
 	return total, ctx.Err()
 }
 
-// Share is an MPI_Allgatherv of every rank's range of state, in place.
-func (p *proc) Share(ctx context.Context, state []uint32, span int64) error {
-	p.arrays()
-	n := int64(len(state))
-	for t := range p.size {
-		lo, hi := min(int64(t)*span, n), min(int64(t+1)*span, n)
-		c, err := cnt(int(hi - lo))
-		if err != nil {
-			return err
-		}
-		p.recvc[t], p.rdispl[t] = c, C.int(lo)
-		if lo > math.MaxInt32 {
-			return fmt.Errorf("a layer of %d positions is over MPI's 2^31 displacements", n)
-		}
-	}
-	if n == 0 {
-		return ctx.Err()
-	}
-	C.MPI_Allgatherv(C.MPI_IN_PLACE, 0, C.u32(), unsafe.Pointer(&state[0]), &p.recvc[0], &p.rdispl[0], C.u32(), C.world())
-	return ctx.Err()
-}
-
-// Broadcast is an MPI_Bcast of values from rank 0, in pieces under
-// MPI's 2^31 count.
-func (p *proc) Broadcast(ctx context.Context, values []int8) error {
-	for len(values) > 0 {
-		k := min(len(values), 1<<30)
-		C.MPI_Bcast(unsafe.Pointer(&values[0]), C.int(k), C.i8(), 0, C.world())
-		values = values[k:]
-	}
-	return ctx.Err()
-}
-
 // AllToAll sends out[to] to every rank to: the counts by an
 // MPI_Alltoall, the bytes by an MPI_Alltoallv.
 func (p *proc) AllToAll(ctx context.Context, out [][]byte) ([][]byte, error) {
