@@ -3,6 +3,7 @@ package tablebase
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mancala-solver/mancala/internal/testsize"
@@ -122,6 +123,23 @@ func TestClusterRankHoldsItsRange(t *testing.T) {
 		}
 		if total < whole*95/100 || total > whole*105/100 {
 			t.Errorf("%d ranks held %d bytes in all, the one-machine build %d", size, total, whole)
+		}
+	}
+}
+
+// TestClusterRefusesOtherMethods: only un-sowing is split by range, so a
+// build across processes of kalah (the forward pass) or with another
+// method forced is refused on every rank before any work.
+func TestClusterRefusesOtherMethods(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		method Method
+	}{{"kalah", MethodAuto}, {"awari", MethodGraph}} {
+		for r, c := range newGoClusters(2) {
+			_, err := Build(context.Background(), t.TempDir(), lookup(t, tc.name), BuildOptions{MaxSeeds: 6, Parts: 2, Cluster: c, Method: tc.method})
+			if err == nil || !strings.Contains(err.Error(), "un-sow") {
+				t.Errorf("%s, method %d, rank %d: %v, want a refusal naming un-sowing", tc.name, tc.method, r, err)
+			}
 		}
 	}
 }
