@@ -26,12 +26,15 @@ import (
 // rounds where a range is short), so the collectives match.
 
 // lookupChunk is the most positions of its range a rank scans in one
-// lookup round: it bounds the queries held at once (a capture's query is
-// 5 bytes and its place 8, about 1.5 captures a position in awari) to
-// some tens of MiB, while a layer of up to 4 Mi positions a rank takes
-// one round. A variable only for tests, which make it small to run many
-// rounds.
-var lookupChunk int64 = 1 << 22
+// lookup round: it bounds what a round holds (about half a capture a
+// position in awari, each about 40 bytes at the peak: its query, 5
+// bytes, and its place, 8, with their slices' slack, the queries' copies
+// sent and received, the answers) to some tens of MiB, where 4 Mi
+// positions made a rank of awari to 16 hold more for its lookups than
+// for its range; a rank's range of awari's layer 48 at 72 ranks takes
+// about 3,700 rounds. A variable only for tests, which make it small to
+// run many rounds.
+var lookupChunk int64 = 1 << 20
 
 // queryBytes is a query's size: the child's layer (one byte), then its
 // rank relative to the owner's range (little-endian uint32: a range is

@@ -150,9 +150,9 @@ func clusterPlan(sh *layerShape) (methodPlan, error) {
 		lower += partRanges(sh.sizes[k], sh.parts)
 	}
 	// The range's arrays and kept values, the lower layers' ranges, and
-	// a lookup round's queries (about 1.5 captures a position, 5 bytes
-	// sent, 8 waiting, 1 answered, received alike).
-	mem := unsowOwnBytes(span) + span + lower + 30*min(span, lookupChunk)
+	// a lookup round's captures (about half a capture a position in
+	// awari, 40 bytes each: lookupChunk).
+	mem := unsowOwnBytes(span) + span + lower + 40*min(span, lookupChunk)
 	p := methodPlan{LayerPlan: sh.basePlan(m.name(), mem), method: m}
 	if mem > sh.budget {
 		return methodPlan{}, fmt.Errorf("layer %d: a memory budget of %s is too small: a rank of %d needs at least %s (--mem, or more ranks)",
