@@ -269,13 +269,16 @@ func (b *builder) gatherToStore(ctx context.Context, p methodPlan, res solved, b
 		return solvedLayer{}, err
 	}
 	out := make([][]byte, c.Size())
-	out[0] = appendBlocks(appendBlocks(nil, enc.blocks), enc.distBlocks)
+	if c.Rank() != 0 { // rank 0's own blocks need no copy
+		out[0] = appendBlocks(appendBlocks(nil, enc.blocks), enc.distBlocks)
+	}
 	in, err := c.AllToAll(ctx, out)
 	if err != nil || c.Rank() != 0 {
 		return solvedLayer{}, err
 	}
-	var blocks, distBlocks [][]byte
-	for from, buf := range in {
+	blocks, distBlocks := enc.blocks, enc.distBlocks
+	for from, buf := range in[1:] {
+		from++
 		if blocks, buf, err = readBlocks(blocks, buf); err == nil {
 			distBlocks, buf, err = readBlocks(distBlocks, buf)
 		}
