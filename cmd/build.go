@@ -315,22 +315,29 @@ const rankFailed = 75
 // endRank ends this rank's part of a build across processes: after a
 // failure it prints the error and aborts every rank with rankFailed;
 // after a success rank 0 prints the traffic of the whole job on errOut
-// (the bytes every rank sent others in the rounds' exchanges), and MPI
+// (the bytes every rank sent others in the rounds' exchanges, and in the
+// all-to-alls of the captures' lookups and the layers' ranges), and MPI
 // is finalized.
 func endRank(ctx context.Context, errOut io.Writer, proc mpi.Process, stats tablebase.BuildStats, err error) error {
 	if err != nil {
 		fmt.Fprintf(errOut, "mancala: rank %d of %d: %v\n", proc.Rank(), proc.Size(), err)
 		proc.Abort(rankFailed)
 	}
-	bytes, rounds := proc.Traffic()
-	total, err := proc.Sum(ctx, proc.Rank(), bytes)
+	tr := proc.Traffic()
+	exchanged, err := proc.Sum(ctx, proc.Rank(), tr.Exchanged)
+	var lookups int64
+	if err == nil {
+		lookups, err = proc.Sum(ctx, proc.Rank(), tr.AllToAll)
+	}
 	if err == nil && proc.Rank() == 0 {
-		perPosition := 0.0
-		if stats.Positions > 0 {
-			perPosition = float64(total) / float64(stats.Positions)
+		perPosition := func(bytes int64) float64 {
+			if stats.Positions == 0 {
+				return 0
+			}
+			return float64(bytes) / float64(stats.Positions)
 		}
-		fmt.Fprintf(errOut, "mpi: %d ranks exchanged %s bytes in %d rounds: %.2f bytes a position built\n",
-			proc.Size(), humanize.Comma(total), rounds, perPosition)
+		fmt.Fprintf(errOut, "mpi: %d ranks exchanged %s bytes in %d rounds: %.2f bytes a position built; lookups, resumed and stored ranges: %s bytes, %.2f a position\n",
+			proc.Size(), humanize.Comma(exchanged), tr.Rounds, perPosition(exchanged), humanize.Comma(lookups), perPosition(lookups))
 	}
 	proc.Finalize()
 	return err

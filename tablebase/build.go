@@ -113,6 +113,9 @@ type BuildStats struct {
 	// build asks for fewer layers than the directory holds.
 	DiskTop       int
 	DiskPositions int64
+	// heldBytes is the most bytes of a layer's arrays and lower layers'
+	// values this process held (noteHeld): counted, not measured.
+	heldBytes int64
 }
 
 // Build computes v's layers 0..opts.MaxSeeds into the tablebase at dir,
@@ -165,7 +168,8 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 		return stats, err
 	}
 	if opts.Cluster != nil {
-		if err := b.sendResumed(ctx); err != nil {
+		b.codec = s.codec
+		if err := b.scatterResumed(ctx); err != nil {
 			return stats, err
 		}
 	}
@@ -190,7 +194,7 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 		if opts.LayerStart != nil {
 			opts.LayerStart(p.LayerPlan)
 		}
-		l, err := b.layer(ctx, p)
+		l, err := b.solveLayer(ctx, p)
 		// The layer below is stored, or failed to be, even when this one
 		// failed or was interrupted: it counts as built.
 		if perr := b.finishStore(); perr != nil {
@@ -206,6 +210,7 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 		return stats, err
 	}
 	stats.Seconds = time.Since(began).Seconds()
+	stats.heldBytes = b.heldBytes
 	stats.StoredBytes = b.storedBytes
 	stats.DiskTop, stats.DiskPositions = -1, 0
 	seeds, err := storedLayers(s.vdir)
@@ -340,6 +345,13 @@ type builder struct {
 
 	movesPerPosition float64 // of the last layer built, to plan the next
 	storedBytes      int64   // compressed bytes of the layers 0..done
+
+	// own is, in a build across processes, this rank's range of every
+	// layer built (ownRange), by seed count (lower then holds nils); codec
+	// encodes the range's blocks.
+	own       [][]int8
+	codec     codec
+	heldBytes int64 // noteHeld
 }
 
 // resume loads the complete layers already stored (up to MaxSeeds),
@@ -378,6 +390,14 @@ func (b *builder) resume() (int, error) {
 	}
 	after, err := storedLayers(b.s.vdir)
 	return len(before) - len(after), err
+}
+
+// solveLayer is layer, or clusterLayer in a build across processes.
+func (b *builder) solveLayer(ctx context.Context, p methodPlan) (solvedLayer, error) {
+	if b.opts.Cluster != nil {
+		return b.clusterLayer(ctx, p)
+	}
+	return b.layer(ctx, p)
 }
 
 // layer solves and keeps the layer p plans, and returns it to store.

@@ -45,7 +45,9 @@
 //     through a per-part Exchange (the seam of a build across machines,
 //     docs/distributed-build.md); build_cluster.go the build across
 //     processes (BuildOptions.Cluster: one part a process, rank 0
-//     stores; the MPI transport is internal/mpi); build_plan.go the
+//     stores; the MPI transport is internal/mpi); build_lookup.go the
+//     captures' values of such a build, asked of the ranks that own
+//     them (two all-to-alls a lookup round); build_plan.go the
 //     memory budget, the
 //     plan's figures and the ETA; build_method.go the methods behind one
 //     interface (layerMethod) and the one decision of a layer's method
