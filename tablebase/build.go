@@ -76,8 +76,10 @@ type BuildOptions struct {
 	// Cluster, when not nil, makes this process one rank of a build
 	// across processes (MPI ranks, build_cluster.go): Parts must equal
 	// Cluster.Size(), and this process scans and propagates only part
-	// Cluster.Rank() of each layer. Rank 0 stores the layers in dir; the
-	// other ranks open no store.
+	// Cluster.Rank() of each layer. dir is then the build's parts (a
+	// directory every rank sees, parts.go): each rank writes its range of
+	// every layer there, rank 0 the layers' metadata; Import puts them
+	// into a tablebase.
 	Cluster Cluster
 	// LayerStart, when not nil, is called before each layer is built,
 	// with the method and memory expected for it.
@@ -141,8 +143,8 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	if err := checkCluster(opts); err != nil {
 		return stats, err
 	}
-	if c := opts.Cluster; c != nil && c.Rank() != 0 {
-		return buildRank(ctx, v, opts)
+	if opts.Cluster != nil {
+		return buildRank(ctx, dir, v, opts)
 	}
 	b := &builder{stored: true, v: v, ix: NewIndex(v.Pits), opts: opts, movesPerPosition: 3.3}
 	// Every layer's method and memory are checked before the store is
@@ -164,11 +166,6 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	if stats.Dropped, err = b.resume(); err != nil {
 		return stats, err
 	}
-	if opts.Cluster != nil {
-		if err := b.sendResumed(ctx); err != nil {
-			return stats, err
-		}
-	}
 	stats.Resumed = len(b.lower)
 	stats.MaxSeeds = len(b.lower) - 1
 	// Each layer is stored while the next is solved (storePending): the
@@ -181,11 +178,6 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 		p, err := b.choose(n, b.movesPerPosition)
 		if err != nil {
 			return stats, err
-		}
-		if opts.Cluster != nil {
-			if err := b.sameMethod(ctx, n, p); err != nil {
-				return stats, err
-			}
 		}
 		if opts.LayerStart != nil {
 			opts.LayerStart(p.LayerPlan)
@@ -340,6 +332,8 @@ type builder struct {
 
 	movesPerPosition float64 // of the last layer built, to plan the next
 	storedBytes      int64   // compressed bytes of the layers 0..done
+
+	parts *partsDir // a build across processes' parts (parts.go); nil on one machine
 }
 
 // resume loads the complete layers already stored (up to MaxSeeds),

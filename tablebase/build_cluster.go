@@ -3,7 +3,6 @@ package tablebase
 import (
 	"context"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/mancala-solver/mancala/position"
@@ -18,18 +17,20 @@ import (
 // each level with a global sum. At the end of the layer the ranks share
 // their ranges of the final state (Cluster.Share), so that every rank
 // holds the whole layer, which the layers above read for their captures;
-// rank 0 alone encodes and stores it in the normal store, layer metadata
-// last, so its checksums and every reader (stats, query, probe) are those
-// of a one-machine build. On a start, rank 0 resumes from its store at
-// the first missing layer and sends the complete layers' values to the
-// other ranks (Cluster.Broadcast).
+// each rank then encodes and writes its own range as a part file in the
+// build's directory, and rank 0 writes the layer's metadata last, with
+// the checksums of a one-machine build, chained over the parts
+// (storeRange, parts_build.go). Import puts the parts into a tablebase,
+// which every reader (stats, query, probe) uses. On a start, every rank
+// loads the complete layers from the parts, and the build goes on at the
+// first layer without metadata (resumeParts).
 //
-// What this does not do yet: per-range storing (rank 0 writes the whole
-// layer) and lower layers held by range and looked up by message (every
-// rank holds every lower layer: memory a rank is that of a one-machine
-// build's lower layers, plus its range's working arrays and the layer's
-// shared state). Methods without a propagation in parts (kalah's forward
-// pass, value iteration) are computed whole by every rank.
+// What this does not do yet: lower layers held by range and looked up
+// by message (every rank holds every lower layer: memory a rank is that
+// of a one-machine build's lower layers, plus its range's working arrays
+// and the layer's shared state). Methods without a propagation in parts
+// (kalah's forward pass, value iteration) are computed whole by every
+// rank.
 
 // Cluster is the transport of a build across processes: this process's
 // rank among Size processes, the per-round Exchange (called with part ==
@@ -94,35 +95,6 @@ func checkCluster(opts BuildOptions) error {
 	return nil
 }
 
-// sendResumed is rank 0's side of a start: it tells the other ranks how
-// many layers are complete, the moves a position of the last of them
-// (which plans the next layer alike everywhere), and sends their values.
-func (b *builder) sendResumed(ctx context.Context) error {
-	c := b.opts.Cluster
-	if _, err := c.Sum(ctx, 0, int64(len(b.lower))); err != nil {
-		return err
-	}
-	if _, err := c.Sum(ctx, 0, int64(math.Float64bits(b.movesPerPosition))); err != nil {
-		return err
-	}
-	infos, err := b.s.layers()
-	if err != nil {
-		return err
-	}
-	for n := range b.lower {
-		values := b.lower[n]
-		if values == nil { // not held in memory on rank 0 (trimLower)
-			if values, err = b.s.loadLayer(infos[n]); err != nil {
-				return err
-			}
-		}
-		if err := c.Broadcast(ctx, values); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // sameMethod checks that every rank built layer n in parts, or none did:
 // the ranks' collective calls must match, so a difference (plans made
 // from different budgets) is an error on every rank rather than a hang.
@@ -142,39 +114,29 @@ func (b *builder) sameMethod(ctx context.Context, n int, p methodPlan) error {
 	return nil
 }
 
-// buildRank is Build on a rank other than 0 of a build across processes:
-// it opens no store; it receives the complete layers from rank 0, then
-// builds each missing layer's part with the other ranks and keeps the
-// whole layer's values (shared at the layer's end) for the layers above.
-// Its BuildStats count the layers it took part in.
-func buildRank(ctx context.Context, v *position.Variant, opts BuildOptions) (BuildStats, error) {
+// buildRank is Build on a rank of a build across processes, rank 0
+// included: it opens no store; it loads the complete layers from the
+// build's parts at dir (resumeParts), then builds each missing layer's
+// part with the other ranks, keeps the whole layer's values (shared at
+// the layer's end) for the layers above, and stores its range as its
+// part (storeRange). Its BuildStats count the layers it took part in;
+// rank 0 calls LayerDone.
+func buildRank(ctx context.Context, dir string, v *position.Variant, opts BuildOptions) (BuildStats, error) {
 	began := time.Now()
 	stats := BuildStats{Variant: v.Name, MaxSeeds: -1}
-	c := opts.Cluster
 	b := &builder{v: v, ix: NewIndex(v.Pits), opts: opts, movesPerPosition: 3.3}
 	if err := b.checkLayers(0); err != nil {
 		return stats, err
 	}
-	done, err := c.Sum(ctx, c.Rank(), 0)
+	done, err := b.resumeParts(ctx, dir)
+	if b.parts != nil {
+		defer b.parts.close()
+	}
 	if err != nil {
 		return stats, err
 	}
-	bits, err := c.Sum(ctx, c.Rank(), 0)
-	if err != nil {
-		return stats, err
-	}
-	if done > 0 {
-		b.movesPerPosition = math.Float64frombits(uint64(bits))
-	}
-	for n := range int(done) {
-		values := make([]int8, b.ix.Size(n))
-		if err := c.Broadcast(ctx, values); err != nil {
-			return stats, err
-		}
-		b.lower = append(b.lower, values)
-	}
-	stats.Resumed, stats.MaxSeeds = int(done), int(done)-1
-	for n := int(done); n <= opts.MaxSeeds; n++ {
+	stats.Resumed, stats.MaxSeeds = done, done-1
+	for n := done; n <= opts.MaxSeeds; n++ {
 		p, err := b.choose(n, b.movesPerPosition)
 		if err != nil {
 			return stats, err
@@ -185,16 +147,27 @@ func buildRank(ctx context.Context, v *position.Variant, opts BuildOptions) (Bui
 		if opts.LayerStart != nil {
 			opts.LayerStart(p.LayerPlan)
 		}
+		layerBegan := time.Now()
 		res, err := p.method.solve(ctx, b, p)
 		if err != nil {
 			return stats, fmt.Errorf("layer %d: %w", n, err)
 		}
 		res.arrays()
+		lo, hi := b.ownRange(p.Positions)
+		info, err := b.storeRange(ctx, b.partsInfo(p, res, layerBegan), lo, res.values[lo:hi], res.dist[lo:hi])
+		if err != nil {
+			return stats, err
+		}
 		b.lower = append(b.lower, res.values)
 		b.movesPerPosition = float64(b.edges) / float64(p.Positions)
+		b.storedBytes += info.StoredBytes + info.DistanceBytes
+		if opts.LayerDone != nil && b.opts.Cluster.Rank() == 0 {
+			opts.LayerDone(info)
+		}
+		stats.Layers = append(stats.Layers, info)
 		stats.Positions += p.Positions
 		stats.MaxSeeds = n
 	}
 	stats.Seconds = time.Since(began).Seconds()
-	return stats, nil
+	return stats, b.partsStats(&stats)
 }
