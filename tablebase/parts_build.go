@@ -3,8 +3,8 @@ package tablebase
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
