@@ -15,6 +15,7 @@ import (
 type importOptions struct {
 	parts string
 	tb    string
+	layer int
 	json  bool
 }
 
@@ -36,9 +37,15 @@ checked against its checksums, which are the one-machine build's. A layer goes
 into the tablebase as a build stores one, its metadata last, so an interrupted
 import (Ctrl-C, kill, a full disk) resumes at the first missing layer when run
 again; layers already in the tablebase are kept when their checksums equal the
-parts'. Each layer's line goes to stderr, the summary to stdout.`,
+parts'. Each layer's line goes to stderr, the summary to stdout.
+
+--layer N imports layer N only, and lets imports of other layers run at the same
+time (one layer a task of a Slurm array job: deploy/slurm/import.sbatch); until
+every layer is in, the tablebase's readers report the layers above a missing one
+as damage.`,
 		Example: `  mancala import awari --parts /shared/parts --tb /shared/tb
-  mancala import oware --parts parts --tb tb --json`,
+  mancala import oware --parts parts --tb tb --json
+  mancala import awari --parts /shared/parts --tb /shared/tb --layer 17`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runImport(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args[0], opts)
@@ -46,6 +53,7 @@ parts'. Each layer's line goes to stderr, the summary to stdout.`,
 	})
 	c.Flags().StringVar(&opts.parts, "parts", "", "the directory of the build's parts (required)")
 	_ = c.MarkFlagRequired("parts")
+	c.Flags().IntVar(&opts.layer, "layer", -1, "import layer N only, beside imports of other layers (default: every layer)")
 	addTBFlag(c, &opts.tb)
 	addJSONFlag(c, &opts.json)
 	return c
@@ -75,7 +83,11 @@ func runImport(ctx context.Context, out, errOut io.Writer, name string, opts *im
 	done := func(info tablebase.LayerInfo) {
 		fmt.Fprintf(errOut, "layer %d: imported, %s, checksums %016x/%016x\n", info.Seeds, plural(info.Positions, "position"), info.Checksum, info.DistanceChecksum)
 	}
-	stats, err := tablebase.Import(ctx, opts.parts, dir, v, done)
+	iopts := tablebase.ImportOptions{LayerDone: done}
+	if opts.layer >= 0 {
+		iopts.Layers = []int{opts.layer}
+	}
+	stats, err := tablebase.Import(ctx, opts.parts, dir, v, iopts)
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("interrupted: layers 0..%d are in %s; run the same command to resume", stats.MaxSeeds, dir)
 	}
@@ -83,7 +95,7 @@ func runImport(ctx context.Context, out, errOut io.Writer, name string, opts *im
 		return err
 	}
 	res := importResult{Variant: stats.Variant, Parts: opts.parts, Dir: dir, MaxSeeds: stats.MaxSeeds, PartsTop: stats.PartsTop,
-		KeptLayers: stats.Resumed, ImportedLayers: len(stats.Layers), Seconds: stats.Seconds}
+		KeptLayers: stats.Kept, ImportedLayers: len(stats.Layers), Seconds: stats.Seconds}
 	for _, info := range stats.Layers {
 		res.Positions += info.Positions
 	}

@@ -116,7 +116,7 @@ func tryBuildCluster(dir string, v *position.Variant, size, seeds int, layerStar
 func importParts(t *testing.T, parts string, v *position.Variant) (string, ImportStats) {
 	t.Helper()
 	tb := t.TempDir()
-	st, err := Import(context.Background(), parts, tb, v, nil)
+	st, err := Import(context.Background(), parts, tb, v, ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/mancala-solver/mancala/position"
 )
 
@@ -90,7 +92,7 @@ func TestPartsDamageRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	tb := t.TempDir()
-	st, err := Import(context.Background(), parts, tb, v, nil)
+	st, err := Import(context.Background(), parts, tb, v, ImportOptions{})
 	if err == nil || !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "layer 10") || !strings.Contains(err.Error(), "part-0001") {
 		t.Fatalf("import of a damaged part: %v; want damage naming layer 10's part-0001", err)
 	}
@@ -117,17 +119,17 @@ func TestPartsImportResumes(t *testing.T) {
 		}
 		return nil
 	}
-	_, err := Import(context.Background(), parts, tb, v, nil)
+	_, err := Import(context.Background(), parts, tb, v, ImportOptions{})
 	beforeMeta = nil
 	if err == nil || len(completeLayers(t, tb, v)) != 7 {
 		t.Fatalf("interrupted import: %v, %d layers stored; want an error, 7", err, len(completeLayers(t, tb, v)))
 	}
-	st, err := Import(context.Background(), parts, tb, v, nil)
+	st, err := Import(context.Background(), parts, tb, v, ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Resumed != 7 || len(st.Layers) != 4 || st.MaxSeeds != 10 {
-		t.Errorf("resumed import: kept %d, imported %d, to %d; want 7, 4, 10", st.Resumed, len(st.Layers), st.MaxSeeds)
+	if st.Kept != 7 || len(st.Layers) != 4 || st.MaxSeeds != 10 {
+		t.Errorf("resumed import: kept %d, imported %d, to %d; want 7, 4, 10", st.Kept, len(st.Layers), st.MaxSeeds)
 	}
 	one := build(t, v, 10, MethodAuto)
 	if got, want := layerChecksums(t, tb, v), layerChecksums(t, one, v); fmt.Sprint(got) != fmt.Sprint(want) {
@@ -175,5 +177,40 @@ func TestPartsBuildResumes(t *testing.T) {
 	// The parts' directory is not a tablebase, nor a tablebase parts.
 	if _, err := Build(context.Background(), one, v, BuildOptions{MaxSeeds: 10, Threads: 1, Parts: 1, Cluster: newGoClusters(1)[0]}); err == nil || !strings.Contains(err.Error(), "one-machine tablebase") {
 		t.Errorf("a build in parts into a tablebase: %v; want a refusal", err)
+	}
+}
+
+// TestPartsImportByLayer: one import a layer, all at once (the tasks of
+// an array job), fill the tablebase; an import of every layer then keeps
+// them all, and they equal the one-machine build; a layer the parts do
+// not hold is refused.
+func TestPartsImportByLayer(t *testing.T) {
+	v := lookup(t, "awari")
+	parts := t.TempDir()
+	buildCluster(t, parts, "awari", 3, 10)
+	tb := t.TempDir()
+	var eg errgroup.Group
+	for n := 10; n >= 0; n-- {
+		eg.Go(func() error {
+			st, err := Import(context.Background(), parts, tb, v, ImportOptions{Layers: []int{n}})
+			if err == nil && (len(st.Layers) != 1 || st.Layers[0].Seeds != n) {
+				err = fmt.Errorf("imported %d layers, want layer %d", len(st.Layers), n)
+			}
+			return err
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Import(context.Background(), parts, tb, v, ImportOptions{})
+	if err != nil || st.Kept != 11 || len(st.Layers) != 0 || st.MaxSeeds != 10 {
+		t.Errorf("import after the layers' imports: %v, kept %d, imported %d, to %d; want nil, 11, 0, 10", err, st.Kept, len(st.Layers), st.MaxSeeds)
+	}
+	one := build(t, v, 10, MethodAuto)
+	if got, want := layerChecksums(t, tb, v), layerChecksums(t, one, v); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("checksums\n%x\nwant\n%x", got, want)
+	}
+	if _, err := Import(context.Background(), parts, tb, v, ImportOptions{Layers: []int{11}}); err == nil || !strings.Contains(err.Error(), "layer 11 is not complete") {
+		t.Errorf("importing a layer the parts lack: %v", err)
 	}
 }
