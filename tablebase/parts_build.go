@@ -16,9 +16,9 @@ import (
 // rank encodes and writes its own range, and rank 0 writes the layer's
 // metadata once every part is written. The layer's checksums are those
 // of a one-machine build, xxHash64 of the values (and of the distances)
-// in rank order: xxHash64 is a sequential hash whose state after a
-// block-aligned prefix is small (Digest.MarshalBinary, under 100 bytes),
-// so the ranks chain it: rank t hashes its range from the state rank t-1
+// in rank order: xxHash64 is a sequential hash whose state is small
+// (Digest.MarshalBinary: 76 bytes, the four accumulators, the length
+// and the unhashed tail), so the ranks chain it: rank t hashes its range from the state rank t-1
 // ended with, received in a message, and passes on its own. The chain is
 // sequential (P-1 exchange rounds, each rank hashing only its own range
 // once: the layer's bytes at xxHash64's rate, some GB/s), the encoding
