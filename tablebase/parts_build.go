@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -282,6 +283,10 @@ func (b *builder) partsInfo(p methodPlan, res solved, began time.Time) LayerInfo
 // checksums) into b.lower. It returns the count.
 func (b *builder) resumeParts(ctx context.Context, dir string) (int, error) {
 	c := b.opts.Cluster
+	if b.opts.Repair {
+		// Every rank refuses, before any collective call.
+		return 0, errors.New("--repair: a build across processes does not repair its parts; remove the damaged layer's directory and those above it from the parts, and run the build again")
+	}
 	done := int64(0)
 	if c.Rank() == 0 {
 		p, err := openParts(dir, b.v, true)
