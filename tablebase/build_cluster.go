@@ -154,7 +154,7 @@ func buildRank(ctx context.Context, dir string, v *position.Variant, opts BuildO
 		}
 		res.arrays()
 		lo, hi := b.ownRange(p.Positions)
-		info, err := b.storeRange(ctx, b.partsInfo(p, res, layerBegan), lo, res.values[lo:hi], res.dist[lo:hi])
+		info, err := b.storeRange(ctx, b.partsInfo(p, res, layerBegan), lo, solved{values: res.values[lo:hi], dist: res.dist[lo:hi]})
 		if err != nil {
 			return stats, err
 		}

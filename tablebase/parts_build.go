@@ -25,31 +25,40 @@ import (
 // once: the layer's bytes at xxHash64's rate, some GB/s), the encoding
 // and writing of the parts is not.
 
-// storeRange stores ranks [lo, lo+len(values)) of layer info.Seeds, with
-// their distances dist (as long as values), as this rank's part, in the
-// build's parts directory; it is collective: every rank of the build
-// calls it once a layer, with its own range (partRanges: lo is a multiple
-// of BlockSize, ranges tile the layer in rank order, an empty one has lo
-// at the layer's end). info carries what the layer's solve knows (seeds,
-// positions, method, inner moves, rounds, start time); storeRange adds
-// the block count, the chained checksums, the stored bytes and the
-// longest distance, and returns the layer's metadata: on rank 0 as it
-// wrote it, on the others without the figures of the parts (sums, bytes,
-// longest distance). On return the layer is complete on disk.
-func (b *builder) storeRange(ctx context.Context, info LayerInfo, lo int64, values []int8, dist []uint16) (LayerInfo, error) {
+// storeRange stores ranks [lo, lo+L) of layer info.Seeds as this rank's
+// part, in the build's parts directory, from res: the range's final
+// propagation state (res.state, L long), or its values and distances
+// (res.values and res.dist, L long each). It is collective: every rank
+// of the build calls it once a layer, with its own range (partRanges: lo
+// is a multiple of BlockSize, the ranges tile the layer in rank order,
+// an empty one has lo at the layer's end). info carries what the layer's
+// solve knows (seeds, positions, method, inner moves, rounds, start
+// time: partsInfo); storeRange adds the block count, the chained
+// checksums, the stored bytes and the longest distance, and returns the
+// layer's metadata: on rank 0 as it wrote it, on the others without the
+// figures of the parts (sums, bytes, longest distance). On return the
+// layer is complete on disk.
+func (b *builder) storeRange(ctx context.Context, info LayerInfo, lo int64, res solved) (LayerInfo, error) {
 	c := b.opts.Cluster
 	rank, n := c.Rank(), info.Seeds
-	if len(dist) != len(values) || lo%BlockSize != 0 && len(values) > 0 {
-		return info, fmt.Errorf("layer %d: part %d: %d values and %d distances from rank %d", n, rank, len(values), len(dist), lo)
+	size := int64(len(res.state))
+	if res.state == nil {
+		size = int64(len(res.values))
+		if len(res.dist) != len(res.values) {
+			return info, fmt.Errorf("layer %d: part %d: %d values and %d distances", n, rank, len(res.values), len(res.dist))
+		}
 	}
-	mine := partSummary{lo: lo, positions: int64(len(values))}
-	if len(values) > 0 {
+	if size > 0 && lo%BlockSize != 0 {
+		return info, fmt.Errorf("layer %d: part %d starts at rank %d, not at a block", n, rank, lo)
+	}
+	mine := partSummary{lo: lo, positions: size}
+	if size > 0 {
 		var err error
-		if mine, err = b.writeOwnPart(ctx, n, rank, lo, values, dist); err != nil {
+		if mine, err = b.writeOwnPart(ctx, n, rank, lo, size, res); err != nil {
 			return info, err
 		}
 	}
-	hv, hd, err := chainSums(ctx, c, values, dist)
+	hv, hd, err := chainSums(ctx, c, res)
 	if err != nil {
 		return info, err
 	}
@@ -92,14 +101,10 @@ func summaryOf(w []uint64) partSummary {
 		distStored: int64(w[5]), maxDistance: int64(w[6]), valueSum: w[7], distSum: w[8]}
 }
 
-// writeOwnPart encodes and writes this rank's part of layer n.
-func (b *builder) writeOwnPart(ctx context.Context, n, rank int, lo int64, values []int8, dist []uint16) (partSummary, error) {
-	codec := b.parts.codec
-	blocks, stored, err := encodeBlocks(ctx, b.opts.Threads, values, codec.encodeValues)
-	if err != nil {
-		return partSummary{}, err
-	}
-	distBlocks, distStored, err := encodeBlocks(ctx, b.opts.Threads, dist, codec.encodeDistances)
+// writeOwnPart encodes and writes this rank's part of layer n: size
+// positions from rank lo, in res.
+func (b *builder) writeOwnPart(ctx context.Context, n, rank int, lo, size int64, res solved) (partSummary, error) {
+	enc, err := encodeLayer(ctx, b.parts.codec, b.opts.Threads, res, false)
 	if err != nil {
 		return partSummary{}, err
 	}
@@ -107,12 +112,12 @@ func (b *builder) writeOwnPart(ctx context.Context, n, rank int, lo int64, value
 		return partSummary{}, err
 	}
 	path := filepath.Join(b.parts.layerDir(n), partName(rank))
-	size, sum, err := writePart(path, lo, int64(len(values)), blocks, distBlocks)
+	bytes, sum, err := writePart(path, lo, size, enc.blocks, enc.distBlocks)
 	if err != nil {
 		return partSummary{}, fmt.Errorf("layer %d: writing %s: %w", n, path, err)
 	}
-	return partSummary{lo: lo, positions: int64(len(values)), size: size, xxhash: sum,
-		stored: stored, distStored: distStored, maxDistance: int64(maxOf(dist))}, nil
+	return partSummary{lo: lo, positions: size, size: bytes, xxhash: sum,
+		stored: enc.stored, distStored: enc.distStored, maxDistance: int64(enc.maxDistance)}, nil
 }
 
 // chainSums returns the xxHash64 states after this rank's range of the
@@ -120,13 +125,13 @@ func (b *builder) writeOwnPart(ctx context.Context, n, rank int, lo int64, value
 // before ended with: in round r of size-1 exchange rounds rank r hashes
 // its range and sends its states to rank r+1, so that the last rank's
 // sums are the whole layer's.
-func chainSums(ctx context.Context, c Cluster, values []int8, dist []uint16) (uint64, uint64, error) {
+func chainSums(ctx context.Context, c Cluster, res solved) (uint64, uint64, error) {
 	rank, size := c.Rank(), c.Size()
 	hv, hd := xxhash.New(), xxhash.New()
 	for r := range size - 1 {
 		out := make([]Batch, size)
 		if r == rank {
-			hashRange(hv, hd, values, dist)
+			hashSolved(hv, hd, res)
 			out[r+1].Win = digestWords(hv, hd)
 		}
 		in, err := c.Exchange(ctx, rank, out)
@@ -140,9 +145,27 @@ func chainSums(ctx context.Context, c Cluster, values []int8, dist []uint16) (ui
 		}
 	}
 	if rank == size-1 {
-		hashRange(hv, hd, values, dist)
+		hashSolved(hv, hd, res)
 	}
 	return hv.Sum64(), hd.Sum64(), nil
+}
+
+// hashSolved adds a range's values and distances to their hashes, from
+// its state (a run at a time) or its arrays.
+func hashSolved(hv, hd *xxhash.Digest, res solved) {
+	if res.state == nil {
+		hashRange(hv, hd, res.values, res.dist)
+		return
+	}
+	const run = 4096
+	values, dist := make([]int8, run), make([]uint16, run)
+	for lo := 0; lo < len(res.state); lo += run {
+		chunk := res.state[lo:min(lo+run, len(res.state))]
+		for i, st := range chunk {
+			values[i], dist[i] = stateValue(st), stateDistance(st)
+		}
+		hashRange(hv, hd, values[:len(chunk)], dist[:len(chunk)])
+	}
 }
 
 // hashRange adds a range's values and distances (as little-endian uint16,

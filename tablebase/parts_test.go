@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cespare/xxhash/v2"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/mancala-solver/mancala/position"
@@ -212,5 +213,21 @@ func TestPartsImportByLayer(t *testing.T) {
 	}
 	if _, err := Import(context.Background(), parts, tb, v, ImportOptions{Layers: []int{11}}); err == nil || !strings.Contains(err.Error(), "layer 11 is not complete") {
 		t.Errorf("importing a layer the parts lack: %v", err)
+	}
+}
+
+// TestHashSolvedState: a range hashed from its propagation state gives
+// the sums of its values and distances hashed as arrays (xxhash.Sum64
+// and distanceChecksum), so storeRange may be given either.
+func TestHashSolvedState(t *testing.T) {
+	state := make([]uint32, 3*4096+17)
+	for i := range state {
+		state[i] = uint32(i)*2654435761 ^ uint32(i>>3)
+	}
+	values, dist := stateArrays(slices.Clone(state))
+	hv, hd := xxhash.New(), xxhash.New()
+	hashSolved(hv, hd, solved{state: state})
+	if hv.Sum64() != xxhash.Sum64(int8Bytes(values)) || hd.Sum64() != distanceChecksum(dist) {
+		t.Errorf("from the state: %016x/%016x; from the arrays: %016x/%016x", hv.Sum64(), hd.Sum64(), xxhash.Sum64(int8Bytes(values)), distanceChecksum(dist))
 	}
 }
