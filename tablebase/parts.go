@@ -209,7 +209,7 @@ func (p *partsDir) checkParts(n int, rec partsLayer) string {
 
 // damage is a *DamageError of layer n of the parts.
 func (p *partsDir) damage(n int, format string, args ...any) error {
-	return &PartsDamageError{Dir: p.dir, Variant: p.v.Name, Seeds: n, Detail: fmt.Sprintf(format, args...)}
+	return &PartsDamageError{Dir: p.dir, Variant: p.v.Name, Seeds: n, Layer: p.layerDir(n), Detail: fmt.Sprintf(format, args...)}
 }
 
 // PartsDamageError reports a build's parts whose files differ from what
@@ -220,12 +220,13 @@ type PartsDamageError struct {
 	Dir     string
 	Variant string
 	Seeds   int
+	Layer   string // the layer's directory
 	Detail  string
 }
 
 func (e *PartsDamageError) Error() string {
 	return fmt.Sprintf("parts %s are damaged (%s layer %d: %s); remove %s and the layers above it, and run the build again to rebuild them",
-		e.Dir, e.Variant, e.Seeds, e.Detail, filepath.Join(e.Dir, "…", layerName(e.Seeds)))
+		e.Dir, e.Variant, e.Seeds, e.Detail, e.Layer)
 }
 
 func (e *PartsDamageError) Is(target error) bool { return target == ErrDamaged }
