@@ -76,8 +76,10 @@ type BuildOptions struct {
 	// Cluster, when not nil, makes this process one rank of a build
 	// across processes (MPI ranks, build_cluster.go): Parts must equal
 	// Cluster.Size(), and this process scans and propagates only part
-	// Cluster.Rank() of each layer. Rank 0 stores the layers in dir; the
-	// other ranks open no store.
+	// Cluster.Rank() of each layer. dir is then the build's parts (a
+	// directory every rank sees, parts.go): each rank writes its range of
+	// every layer there, rank 0 the layers' metadata; Import puts them
+	// into a tablebase.
 	Cluster Cluster
 	// LayerStart, when not nil, is called before each layer is built,
 	// with the method and memory expected for it.
@@ -144,8 +146,8 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	if err := checkCluster(opts); err != nil {
 		return stats, err
 	}
-	if c := opts.Cluster; c != nil && c.Rank() != 0 {
-		return buildRank(ctx, v, opts)
+	if opts.Cluster != nil {
+		return buildRank(ctx, dir, v, opts)
 	}
 	b := &builder{stored: true, v: v, ix: NewIndex(v.Pits), opts: opts, movesPerPosition: 3.3}
 	// Every layer's method and memory are checked before the store is
@@ -167,12 +169,6 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	if stats.Dropped, err = b.resume(); err != nil {
 		return stats, err
 	}
-	if opts.Cluster != nil {
-		b.codec = s.codec
-		if err := b.scatterResumed(ctx); err != nil {
-			return stats, err
-		}
-	}
 	stats.Resumed = len(b.lower)
 	stats.MaxSeeds = len(b.lower) - 1
 	// Each layer is stored while the next is solved (storePending): the
@@ -186,15 +182,10 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 		if err != nil {
 			return stats, err
 		}
-		if opts.Cluster != nil {
-			if err := b.sameMethod(ctx, n, p); err != nil {
-				return stats, err
-			}
-		}
 		if opts.LayerStart != nil {
 			opts.LayerStart(p.LayerPlan)
 		}
-		l, err := b.solveLayer(ctx, p)
+		l, err := b.layer(ctx, p)
 		// The layer below is stored, or failed to be, even when this one
 		// failed or was interrupted: it counts as built.
 		if perr := b.finishStore(); perr != nil {
@@ -347,10 +338,11 @@ type builder struct {
 	storedBytes      int64   // compressed bytes of the layers 0..done
 
 	// own is, in a build across processes, this rank's range of every
-	// layer built (ownRange), by seed count (lower then holds nils); codec
-	// encodes the range's blocks.
+	// layer built or resumed (ownRange), by seed count (lower then holds
+	// nils); parts is the build's parts (parts.go). Both nil on one
+	// machine.
 	own       [][]int8
-	codec     codec
+	parts     *partsDir
 	heldBytes int64 // noteHeld
 }
 
@@ -390,14 +382,6 @@ func (b *builder) resume() (int, error) {
 	}
 	after, err := storedLayers(b.s.vdir)
 	return len(before) - len(after), err
-}
-
-// solveLayer is layer, or clusterLayer in a build across processes.
-func (b *builder) solveLayer(ctx context.Context, p methodPlan) (solvedLayer, error) {
-	if b.opts.Cluster != nil {
-		return b.clusterLayer(ctx, p)
-	}
-	return b.layer(ctx, p)
 }
 
 // layer solves and keeps the layer p plans, and returns it to store.

@@ -2,16 +2,9 @@ package tablebase
 
 import (
 	"context"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"math"
 	"runtime/debug"
-	"slices"
 	"time"
-	"unsafe"
-
-	"github.com/cespare/xxhash/v2"
 
 	"github.com/mancala-solver/mancala/position"
 )
@@ -26,17 +19,21 @@ import (
 // children (build_lookup.go: two Cluster.AllToAll a lookup round), and
 // propagates it, exchanging update batches with the other ranks every
 // round (Cluster.Exchange) and ending each level with a global sum. It
-// then keeps its range's values for the layers above, and the layer is
-// stored (gatherToStore: for now rank 0 gathers every range's encoded
-// blocks and stores the layer in the normal store, metadata last, so its
-// checksums and every reader are those of a one-machine build). On a
-// start, rank 0 resumes from its store at the first missing layer and
-// sends each rank its ranges of the complete layers (scatterResumed).
-// Memory a rank is about 1/P of a one-machine build's (heldBytes; rank 0
-// holds a layer's compressed blocks beside it while it stores them).
+// then keeps its range's values for the layers above (b.own) and writes
+// its range as its part file in the build's parts directory; rank 0
+// writes the layer's metadata last, with the checksums of a one-machine
+// build, chained over the ranks (storeRange, parts_build.go). Import puts
+// the parts into a tablebase, which every reader (stats, query, probe)
+// uses. On a start, rank 0 removes what a killed build left of the first
+// incomplete layer, and every rank reads its own range of each complete
+// layer from the parts (resumeParts). Memory a rank is about 1/P of a
+// one-machine build's (heldBytes), nothing a layer is gathered anywhere.
 //
-// Kalah's forward pass, value iteration and the graph are not split:
-// such a build is refused (chooseMethod).
+// What this does not do yet: kalah's forward pass, value iteration and
+// the graph are not split (such a build is refused, chooseMethod); a
+// layer's positions are 32-bit ranks (MaxLayerPositions) across processes
+// too; nothing picks P; the tablebase is read only after an import (no
+// prober over the parts).
 
 // Cluster is the transport of a build across processes: this process's
 // rank among Size processes, the per-round Exchange (called with part ==
@@ -99,60 +96,6 @@ func checkCluster(opts BuildOptions) error {
 	return nil
 }
 
-// scatterResumed is rank 0's side of a start: it tells the other ranks
-// how many layers are complete and the moves a position of the last of
-// them (which plans the next layer alike everywhere), and sends each rank
-// its ranges of their values (AllToAll); rank 0 keeps its own ranges
-// only.
-func (b *builder) scatterResumed(ctx context.Context) error {
-	c := b.opts.Cluster
-	if _, err := c.Sum(ctx, 0, int64(len(b.lower))); err != nil {
-		return err
-	}
-	if _, err := c.Sum(ctx, 0, int64(math.Float64bits(b.movesPerPosition))); err != nil {
-		return err
-	}
-	infos, err := b.s.layers()
-	if err != nil {
-		return err
-	}
-	for n := range b.lower {
-		values := b.lower[n]
-		if values == nil { // not held in memory on rank 0 (trimLower)
-			if values, err = b.s.loadLayer(infos[n]); err != nil {
-				return err
-			}
-		}
-		b.lower[n] = nil
-		span := partRanges(int64(len(values)), c.Size())
-		out := make([][]byte, c.Size())
-		for t := range out {
-			lo, hi := min(int64(t)*span, int64(len(values))), min(int64(t+1)*span, int64(len(values)))
-			out[t] = int8Bytes(values[lo:hi])
-		}
-		if err := b.receiveRange(ctx, n, out); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// receiveRange is every rank's side of scatterResumed for layer n: out
-// is what this rank sends (rank 0's ranges, nothing from the others); it
-// keeps its range of the layer as b.own[n].
-func (b *builder) receiveRange(ctx context.Context, n int, out [][]byte) error {
-	in, err := b.opts.Cluster.AllToAll(ctx, out)
-	if err != nil {
-		return err
-	}
-	lo, hi := ownRange(b.ix.Size(n), b.opts.Cluster)
-	if int64(len(in[0])) != hi-lo {
-		return fmt.Errorf("layer %d: received %d values of rank 0, want %d", n, len(in[0]), hi-lo)
-	}
-	b.own = append(b.own, slices.Clone(bytesInt8(in[0])))
-	return nil
-}
-
 // sameMethod checks that every rank built layer n in parts, or none did:
 // the ranks' collective calls must match, so a difference (plans made
 // from different budgets) is an error on every rank rather than a hang.
@@ -172,39 +115,27 @@ func (b *builder) sameMethod(ctx context.Context, n int, p methodPlan) error {
 	return nil
 }
 
-// buildRank is Build on a rank other than 0 of a build across processes:
-// it opens no store; it receives its ranges of the complete layers from
-// rank 0, then builds each missing layer's part with the other ranks and
-// keeps its range's values for the layers above. Its BuildStats count
-// the layers it took part in.
-func buildRank(ctx context.Context, v *position.Variant, opts BuildOptions) (BuildStats, error) {
+// buildRank is Build on a rank of a build across processes, rank 0
+// included: it opens no store; it reads its ranges of the complete layers
+// from the build's parts at dir (resumeParts), then builds each missing
+// layer's part with the other ranks (clusterLayer). Its BuildStats count
+// the layers it took part in; rank 0 calls LayerDone.
+func buildRank(ctx context.Context, dir string, v *position.Variant, opts BuildOptions) (BuildStats, error) {
 	began := time.Now()
 	stats := BuildStats{Variant: v.Name, MaxSeeds: -1}
-	c := opts.Cluster
-	b := &builder{v: v, ix: NewIndex(v.Pits), opts: opts, movesPerPosition: 3.3, codec: newCodec()}
-	defer b.codec.close()
+	b := &builder{v: v, ix: NewIndex(v.Pits), opts: opts, movesPerPosition: 3.3}
 	if err := b.checkLayers(0); err != nil {
 		return stats, err
 	}
-	done, err := c.Sum(ctx, c.Rank(), 0)
+	done, err := b.resumeParts(ctx, dir)
+	if b.parts != nil {
+		defer b.parts.close()
+	}
 	if err != nil {
 		return stats, err
 	}
-	bits, err := c.Sum(ctx, c.Rank(), 0)
-	if err != nil {
-		return stats, err
-	}
-	if done > 0 {
-		b.movesPerPosition = math.Float64frombits(uint64(bits))
-	}
-	for n := range int(done) {
-		if err := b.receiveRange(ctx, n, make([][]byte, c.Size())); err != nil {
-			return stats, err
-		}
-		b.lower = append(b.lower, nil)
-	}
-	stats.Resumed, stats.MaxSeeds = int(done), int(done)-1
-	for n := int(done); n <= opts.MaxSeeds; n++ {
+	stats.Resumed, stats.MaxSeeds = done, done-1
+	for n := done; n <= opts.MaxSeeds; n++ {
 		p, err := b.choose(n, b.movesPerPosition)
 		if err != nil {
 			return stats, err
@@ -215,197 +146,62 @@ func buildRank(ctx context.Context, v *position.Variant, opts BuildOptions) (Bui
 		if opts.LayerStart != nil {
 			opts.LayerStart(p.LayerPlan)
 		}
-		if _, err := b.clusterLayer(ctx, p); err != nil {
+		info, err := b.clusterLayer(ctx, p)
+		if err != nil {
 			return stats, err
 		}
 		b.movesPerPosition = float64(b.edges) / float64(p.Positions)
+		b.storedBytes += info.StoredBytes + info.DistanceBytes
+		if opts.LayerDone != nil && b.opts.Cluster.Rank() == 0 {
+			opts.LayerDone(info)
+		}
+		stats.Layers = append(stats.Layers, info)
 		stats.Positions += p.Positions
 		stats.MaxSeeds = n
 	}
 	stats.Seconds = time.Since(began).Seconds()
 	stats.heldBytes = b.heldBytes
-	return stats, nil
+	return stats, b.partsStats(&stats)
 }
 
 // clusterLayer solves layer p's range on this rank of a build across
-// processes, keeps the range's values (b.own) and stores the layer
-// (gatherToStore); on rank 0 it returns the layer to store.
-func (b *builder) clusterLayer(ctx context.Context, p methodPlan) (solvedLayer, error) {
+// processes, stores it as this rank's part (storeRange) and keeps the
+// range's values (b.own) for the layers above; it returns the layer's
+// metadata (whole on rank 0).
+func (b *builder) clusterLayer(ctx context.Context, p methodPlan) (LayerInfo, error) {
 	began := time.Now()
 	n := p.Seeds
 	defer b.boundHeap(p.PeakBytes, gcPercent(p.method))()
 	res, err := p.method.solve(ctx, b, p)
 	if err != nil {
-		return solvedLayer{}, fmt.Errorf("layer %d: %w", n, err)
+		return LayerInfo{}, fmt.Errorf("layer %d: %w", n, err)
 	}
-	l, err := b.gatherToStore(ctx, p, res, began)
+	lo, _ := ownRange(p.Positions, b.opts.Cluster)
+	info, err := b.storeRange(ctx, b.partsInfo(p, res, began), lo, solved{state: res.state})
 	if err != nil {
-		return solvedLayer{}, fmt.Errorf("layer %d: %w", n, err)
+		return info, fmt.Errorf("layer %d: %w", n, err)
 	}
-	b.lower = append(b.lower, nil) // the layers built: this rank holds its ranges, b.own
+	var values []int8
+	if b.readsOwn(n) {
+		values = stateValues(res.state)
+	}
+	b.keepOwn(values)
 	debug.FreeOSMemory()
-	return l, nil
+	return info, nil
 }
 
-// gatherToStore is the one place a build across processes stores a
-// layer, from every rank's range of its final state (res.state): each
-// rank encodes its range's blocks (a range starts at a block) and keeps
-// its values (b.own); the ranks hash their ranges in order (chainedSums);
-// then every rank sends rank 0 its blocks, and rank 0 returns the whole
-// layer, which it stores as a one-machine build does. A store by range
-// (each rank writing its own part of the layer) replaces this function.
-func (b *builder) gatherToStore(ctx context.Context, p methodPlan, res solved, began time.Time) (solvedLayer, error) {
-	c := b.opts.Cluster
-	enc, err := encodeLayer(ctx, b.codec, b.opts.Threads, solved{state: res.state}, true)
-	if err != nil {
-		return solvedLayer{}, err
-	}
-	if p.Seeds+b.v.LeastCapture() > b.opts.MaxSeeds {
-		enc.values = nil // no layer of this build reads it
-	}
-	b.own = append(b.own, enc.values)
-	checksum, distChecksum, longest, err := chainedSums(ctx, c, res.state, b.opts.Threads)
-	if err != nil {
-		return solvedLayer{}, err
-	}
-	out := make([][]byte, c.Size())
-	if c.Rank() != 0 { // rank 0's own blocks need no copy
-		out[0] = appendBlocks(appendBlocks(nil, enc.blocks), enc.distBlocks)
-	}
-	in, err := c.AllToAll(ctx, out)
-	if err != nil || c.Rank() != 0 {
-		return solvedLayer{}, err
-	}
-	blocks, distBlocks := enc.blocks, enc.distBlocks
-	for from, buf := range in[1:] {
-		from++
-		if blocks, buf, err = readBlocks(blocks, buf); err == nil {
-			distBlocks, buf, err = readBlocks(distBlocks, buf)
-		}
-		if err == nil && len(buf) != 0 {
-			err = fmt.Errorf("%d bytes left over", len(buf))
-		}
-		if err != nil {
-			return solvedLayer{}, fmt.Errorf("the blocks of rank %d: %w", from, err)
-		}
-	}
-	info := LayerInfo{
-		Variant: b.v.Name, RulesVersion: int(b.v.RulesVersion()), Seeds: p.Seeds,
-		Positions: p.Positions, BlockSize: BlockSize, Blocks: len(blocks),
-		Checksum: checksum, StoredBytes: blocksBytes(blocks),
-		InnerMoves: b.edges, Method: res.method, BuiltAt: began.UTC(), ToolVersion: ToolVersion,
-		Seconds: time.Since(began).Seconds(), Format: Format,
-		DistanceChecksum: distChecksum, DistanceBytes: blocksBytes(distBlocks), MaxDistance: longest,
-		Rounds: res.rounds,
-	}
-	return solvedLayer{info: info, blocks: blocks, distBlocks: distBlocks}, nil
+// readsOwn says whether a layer above layer n in this build reads its
+// values (a capture takes LeastCapture seeds or more).
+func (b *builder) readsOwn(n int) bool {
+	return n+b.v.LeastCapture() <= b.opts.MaxSeeds
 }
 
-// chainedSums returns, on rank 0, the checksums of the whole layer's values
-// and distances and its longest distance, from every rank's range of the
-// final state: xxHash64 is sequential, so the ranks hash their ranges in
-// rank order, each handing its digests (MarshalBinary) to the next, the
-// last to rank 0: P all-to-alls of some hundred bytes.
-func chainedSums(ctx context.Context, c Cluster, state []uint32, threads int) (uint64, uint64, int, error) {
-	hv, hd := xxhash.New(), xxhash.New()
-	longest, me, ranks := 0, c.Rank(), c.Size()
-	for step := range ranks {
-		out := make([][]byte, ranks)
-		if step == me {
-			longest = max(longest, stateSumsInto(state, threads, hv, hd))
-			buf, err := appendDigests(nil, hv, hd, longest)
-			if err != nil {
-				return 0, 0, 0, err
-			}
-			out[(me+1)%ranks] = buf
-		}
-		in, err := c.AllToAll(ctx, out)
-		if err != nil {
-			return 0, 0, 0, err
-		}
-		if me == (step+1)%ranks {
-			if longest, err = readDigests(in[step], hv, hd); err != nil {
-				return 0, 0, 0, fmt.Errorf("the checksums from rank %d: %w", step, err)
-			}
-		}
-	}
-	return hv.Sum64(), hd.Sum64(), longest, nil
-}
-
-// appendDigests appends the two digests' states and the longest
-// distance so far to buf.
-func appendDigests(buf []byte, hv, hd *xxhash.Digest, longest int) ([]byte, error) {
-	for _, d := range []*xxhash.Digest{hv, hd} {
-		state, err := d.MarshalBinary()
-		if err != nil {
-			return nil, err
-		}
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(state)))
-		buf = append(buf, state...)
-	}
-	return binary.LittleEndian.AppendUint32(buf, uint32(longest)), nil
-}
-
-// readDigests sets hv and hd from appendDigests' bytes and returns the
-// longest distance.
-func readDigests(buf []byte, hv, hd *xxhash.Digest) (int, error) {
-	for _, d := range []*xxhash.Digest{hv, hd} {
-		if len(buf) < 4 || len(buf)-4 < int(binary.LittleEndian.Uint32(buf)) {
-			return 0, errors.New("truncated")
-		}
-		k := int(binary.LittleEndian.Uint32(buf))
-		if err := d.UnmarshalBinary(buf[4 : 4+k]); err != nil {
-			return 0, err
-		}
-		buf = buf[4+k:]
-	}
-	if len(buf) != 4 {
-		return 0, errors.New("truncated")
-	}
-	return int(binary.LittleEndian.Uint32(buf)), nil
-}
-
-// appendBlocks appends the count of blocks, then each block's length and
-// bytes, to buf.
-func appendBlocks(buf []byte, blocks [][]byte) []byte {
-	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(blocks)))
-	for _, blk := range blocks {
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(blk)))
-		buf = append(buf, blk...)
-	}
-	return buf
-}
-
-// readBlocks appends to blocks those appendBlocks wrote at buf's start,
-// and returns the rest of buf.
-func readBlocks(blocks [][]byte, buf []byte) ([][]byte, []byte, error) {
-	if len(buf) < 4 {
-		return nil, nil, errors.New("truncated")
-	}
-	count := binary.LittleEndian.Uint32(buf)
-	buf = buf[4:]
-	for range count {
-		if len(buf) < 4 || len(buf)-4 < int(binary.LittleEndian.Uint32(buf)) {
-			return nil, nil, errors.New("truncated")
-		}
-		k := int(binary.LittleEndian.Uint32(buf))
-		blocks, buf = append(blocks, buf[4:4+k]), buf[4+k:]
-	}
-	return blocks, buf, nil
-}
-
-// blocksBytes is the bytes of blocks.
-func blocksBytes(blocks [][]byte) int64 {
-	total := int64(0)
-	for _, blk := range blocks {
-		total += int64(len(blk))
-	}
-	return total
-}
-
-// bytesInt8 is int8Bytes' inverse: the same memory as values.
-func bytesInt8(b []byte) []int8 {
-	return unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(b))), len(b))
+// keepOwn keeps this rank's range of the next layer's values (nil when
+// no layer of the build reads them), which answer the lookups of the
+// layers above; lower holds a nil in its place.
+func (b *builder) keepOwn(values []int8) {
+	b.own = append(b.own, values)
+	b.lower = append(b.lower, nil)
 }
 
 // noteHeld records the bytes of the layer's arrays and of the lower

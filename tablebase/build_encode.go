@@ -103,7 +103,7 @@ func stateSums(state []uint32, threads int) (values, dist uint64, longest int) {
 
 // stateSumsInto is stateSums writing into the digests hv and hd (of the
 // values and of the distances), which may hold the ranges before state's
-// already (a build across processes, chainedSums); it returns the longest
+// already; it returns the longest
 // distance of state.
 func stateSumsInto(state []uint32, threads int, hv, hd *xxhash.Digest) (longest int) {
 	const chunk = BlockSize

@@ -2,9 +2,12 @@ package tablebase
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mancala-solver/mancala/position"
 
 	"github.com/mancala-solver/mancala/internal/testsize"
 	"golang.org/x/sync/errgroup"
@@ -34,35 +37,68 @@ func (c *goCluster) AllToAll(ctx context.Context, out [][]byte) ([][]byte, error
 func (c *goCluster) Rank() int { return c.rank }
 func (c *goCluster) Size() int { return c.parts }
 
-// buildCluster runs Build on every rank of a goCluster of size ranks;
-// rank 0 stores in dir. It returns every rank's stats.
+// buildCluster runs Build on every rank of a goCluster of size ranks,
+// which write their parts into dir. It returns every rank's stats.
 func buildCluster(t *testing.T, dir, name string, size, seeds int) []BuildStats {
 	t.Helper()
-	v := lookup(t, name)
-	stats := make([]BuildStats, size)
-	eg, ctx := errgroup.WithContext(context.Background())
-	for r, c := range newGoClusters(size) {
-		eg.Go(func() error {
-			st, err := Build(ctx, dir, v, BuildOptions{MaxSeeds: seeds, Threads: 1, Parts: size, Cluster: c})
-			stats[r] = st
-			if err != nil {
-				return fmt.Errorf("rank %d: %w", r, err)
-			}
-			return nil
-		})
-	}
-	if err := eg.Wait(); err != nil {
+	stats, err := tryBuildCluster(dir, lookup(t, name), size, seeds, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return stats
 }
 
+// tryBuildCluster is buildCluster returning the first rank's error;
+// layerStart, when not nil, is every rank's LayerStart (rank, plan).
+func tryBuildCluster(dir string, v *position.Variant, size, seeds int, layerStart func(int, LayerPlan) error) ([]BuildStats, error) {
+	stats := make([]BuildStats, size)
+	eg, ctx := errgroup.WithContext(context.Background())
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	for r, c := range newGoClusters(size) {
+		eg.Go(func() error {
+			opts := BuildOptions{MaxSeeds: seeds, Threads: 1, Parts: size, Cluster: c}
+			if layerStart != nil {
+				opts.LayerStart = func(p LayerPlan) {
+					if err := layerStart(r, p); err != nil {
+						cancel(err)
+					}
+				}
+			}
+			st, err := Build(ctx, dir, v, opts)
+			stats[r] = st
+			if err != nil {
+				if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+					err = cause
+				}
+				return fmt.Errorf("rank %d: %w", r, err)
+			}
+			return nil
+		})
+	}
+	return stats, eg.Wait()
+}
+
+// importParts imports the parts at parts into a new tablebase and
+// returns its directory.
+func importParts(t *testing.T, parts string, v *position.Variant) (string, ImportStats) {
+	t.Helper()
+	tb := t.TempDir()
+	st, err := Import(context.Background(), parts, tb, v, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb, st
+}
+
 // TestClusterMatchesOneMachine: awari and oware built by 3 and 4 ranks
-// that are separate Builds (one store, rank 0's) give the one-machine
-// build's value and distance checksums and inner moves of every layer;
-// a build stopped at seeds-3 and started again resumes there (the ranks
-// other than 0 get the complete layers from rank 0) and ends equal too.
-// The captures' values are looked up from the ranks that own them
+// that are separate Builds, each writing its parts, then imported, give
+// the one-machine build's values and distances (read back from both
+// tablebases), value and distance checksums and inner moves of every
+// layer; the parts' own metadata has the same checksums. A build stopped
+// at seeds-3 and started again resumes there (every rank reads its
+// ranges of the complete layers from the parts) and ends equal too. The
+// captures' values are looked up from the ranks that own them
 // (build_lookup.go).
 func TestClusterMatchesOneMachine(t *testing.T) {
 	// Lookup rounds of one block: the larger layers' captures are
@@ -79,20 +115,28 @@ func TestClusterMatchesOneMachine(t *testing.T) {
 		want, wantInfos := layerChecksums(t, one, v), completeLayers(t, one, v)
 		for _, size := range []int{3, 4} {
 			t.Run(fmt.Sprintf("%s/%d-ranks", name, size), func(t *testing.T) {
-				dir := t.TempDir()
-				first := buildCluster(t, dir, name, size, seeds-3)[0]
-				stats := buildCluster(t, dir, name, size, seeds)[0]
+				parts := t.TempDir()
+				first := buildCluster(t, parts, name, size, seeds-3)[0]
+				stats := buildCluster(t, parts, name, size, seeds)[0]
 				if len(first.Layers) != seeds-2 || stats.Resumed != seeds-2 || len(stats.Layers) != 3 {
 					t.Errorf("built %d layers, then resumed %d and built %d; want %d, %d, 3", len(first.Layers), stats.Resumed, len(stats.Layers), seeds-2, seeds-2)
 				}
-				if got := layerChecksums(t, dir, v); fmt.Sprint(got) != fmt.Sprint(want) {
+				if got := partsChecksums(t, parts, v); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("parts' checksums by %d ranks\n%x\nwant\n%x", size, got, want)
+				}
+				tb, ist := importParts(t, parts, v)
+				if len(ist.Layers) != seeds+1 || ist.MaxSeeds != seeds {
+					t.Errorf("imported %d layers, to %d; want %d, to %d", len(ist.Layers), ist.MaxSeeds, seeds+1, seeds)
+				}
+				if got := layerChecksums(t, tb, v); fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Errorf("checksums by %d ranks\n%x\nwant\n%x", size, got, want)
 				}
-				for n, info := range completeLayers(t, dir, v) {
+				for n, info := range completeLayers(t, tb, v) {
 					if info.InnerMoves != wantInfos[n].InnerMoves || info.Method != "unsow-parts" {
 						t.Errorf("layer %d: %d inner moves by %s, want %d by unsow-parts", n, info.InnerMoves, info.Method, wantInfos[n].InnerMoves)
 					}
 				}
+				sameValues(t, tb, one, v, seeds)
 			})
 		}
 	}
