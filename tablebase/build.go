@@ -75,9 +75,11 @@ type BuildOptions struct {
 	Parts int
 	// Cluster, when not nil, makes this process one rank of a build
 	// across processes (MPI ranks, build_cluster.go): Parts must equal
-	// Cluster.Size(), and this process scans and propagates only part
-	// Cluster.Rank() of each layer. Rank 0 stores the layers in dir; the
-	// other ranks open no store.
+	// Cluster.Size(), and this process scans, propagates and holds only
+	// part Cluster.Rank() of each layer, asking the others for the
+	// captures' values; only un-sowing is split so (awari, oware: another
+	// variant or a forced method is refused). Rank 0 stores the layers in
+	// dir; the other ranks open no store.
 	Cluster Cluster
 	// LayerStart, when not nil, is called before each layer is built,
 	// with the method and memory expected for it.

@@ -44,8 +44,9 @@
 //     a goroutine rank owning a range and exchanging batched updates
 //     through a per-part Exchange (the seam of a build across machines,
 //     docs/distributed-build.md); build_cluster.go the build across
-//     processes (BuildOptions.Cluster: one part a process, rank 0
-//     stores; the MPI transport is internal/mpi); build_lookup.go the
+//     processes (BuildOptions.Cluster: one part a process, holding its
+//     range of every layer, rank 0 stores; the MPI transport is
+//     internal/mpi); build_lookup.go the
 //     captures' values of such a build, asked of the ranks that own
 //     them (two all-to-alls a lookup round); build_plan.go the
 //     memory budget, the
