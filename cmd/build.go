@@ -348,7 +348,7 @@ const rankFailed = 75
 // failure it prints the error and aborts every rank with rankFailed;
 // after a success rank 0 prints the traffic of the whole job on errOut
 // (the bytes every rank sent others in the rounds' exchanges, and in the
-// all-to-alls of the captures' lookups and the layers' ranges), and MPI
+// all-to-alls of the captures' lookups and answers), and MPI
 // is finalized.
 func endRank(ctx context.Context, errOut io.Writer, proc mpi.Process, stats tablebase.BuildStats, err error) error {
 	if err != nil {
@@ -368,7 +368,7 @@ func endRank(ctx context.Context, errOut io.Writer, proc mpi.Process, stats tabl
 			}
 			return float64(bytes) / float64(stats.Positions)
 		}
-		fmt.Fprintf(errOut, "mpi: %d ranks exchanged %s bytes in %d rounds: %.2f bytes a position built; lookups, resumed and stored ranges: %s bytes, %.2f a position\n",
+		fmt.Fprintf(errOut, "mpi: %d ranks exchanged %s bytes in %d rounds: %.2f bytes a position built; lookups: %s bytes, %.2f a position\n",
 			proc.Size(), humanize.Comma(exchanged), tr.Rounds, perPosition(exchanged), humanize.Comma(lookups), perPosition(lookups))
 	}
 	proc.Finalize()

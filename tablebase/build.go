@@ -75,11 +75,13 @@ type BuildOptions struct {
 	Parts int
 	// Cluster, when not nil, makes this process one rank of a build
 	// across processes (MPI ranks, build_cluster.go): Parts must equal
-	// Cluster.Size(), and this process scans and propagates only part
-	// Cluster.Rank() of each layer. dir is then the build's parts (a
-	// directory every rank sees, parts.go): each rank writes its range of
-	// every layer there, rank 0 the layers' metadata; Import puts them
-	// into a tablebase.
+	// Cluster.Size(), and this process scans, propagates and holds only
+	// part Cluster.Rank() of each layer, asking the others for the
+	// captures' values; only un-sowing is split so (awari, oware: another
+	// variant or a forced method is refused). dir is then the build's
+	// parts (a directory every rank sees, parts.go): each rank writes its
+	// range of every layer there, rank 0 the layers' metadata; Import puts
+	// them into a tablebase.
 	Cluster Cluster
 	// LayerStart, when not nil, is called before each layer is built,
 	// with the method and memory expected for it.

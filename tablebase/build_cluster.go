@@ -27,7 +27,7 @@ import (
 // uses. On a start, rank 0 removes what a killed build left of the first
 // incomplete layer, and every rank reads its own range of each complete
 // layer from the parts (resumeParts). Memory a rank is about 1/P of a
-// one-machine build's (heldBytes), nothing a layer is gathered anywhere.
+// one-machine build's (heldBytes): no layer is gathered anywhere.
 //
 // What this does not do yet: kalah's forward pass, value iteration and
 // the graph are not split (such a build is refused, chooseMethod); a
@@ -42,13 +42,14 @@ import (
 // every process), so no call needs to give up on the others.
 type Cluster interface {
 	Exchange
-	// Rank is this process's rank, 0..Size()-1; rank 0 stores.
+	// Rank is this process's rank, 0..Size()-1; rank 0 writes the
+	// layers' metadata.
 	Rank() int
 	// Size is the number of ranks.
 	Size() int
 	// AllToAll sends out[to] to every rank to and returns in[from], the
-	// bytes every rank from sent this one (the captures' lookups, the
-	// layers' ranges sent and gathered). The slices sent must not change
+	// bytes every rank from sent this one (the captures' lookups and
+	// their answers). The slices sent must not change
 	// until the next collective.
 	AllToAll(ctx context.Context, out [][]byte) ([][]byte, error)
 }

@@ -23,10 +23,10 @@ import (
 // interface a multi-machine build implements; here the parts are
 // goroutines (localRanks) and a batch changes hands without a copy.
 //
-// Not yet per range: the lower layers' values (every part reads them from
-// the build's memory or store rather than asking their owners), and the
-// encoding and storing of the layer, which here read the parts' ranges of
-// one state array.
+// In one process the parts share the lower layers' values and one state
+// array, which the layer's encoding and storing read whole; across
+// processes (build_cluster.go) each rank holds its range of every layer
+// and asks the owners for the captures' values (build_lookup.go).
 
 // Batch is what one part sends another in a round: the predecessors, all
 // owned by the receiver and given relative to the start of its range (so

@@ -7,8 +7,8 @@
 // it initialises MPI (MPI_Init_thread, serialized calls) and returns the
 // process's rank among the job's, which implements tablebase.Cluster:
 // Exchange is an MPI_Alltoall of the counts and an MPI_Alltoallv of the
-// batches, AllToAll the same for bytes (the captures' lookups, a layer's
-// ranges), Sum an MPI_Allreduce, all on MPI_COMM_WORLD. Messages of any
+// batches, AllToAll the same for bytes (the captures' lookups and their
+// answers), Sum an MPI_Allreduce, all on MPI_COMM_WORLD. Messages of any
 // size go in pieces under MPI's 32-bit counts (split.go);
 // MANCALA_MPI_MAX_BYTES, a test's knob, lowers that bound so that small
 // builds go in pieces too. Finalize ends

@@ -18,9 +18,7 @@ type Process interface {
 
 // Traffic is what a rank has sent other ranks: the bytes of the
 // propagation's Exchange (batches and their counts) and its rounds, and
-// the bytes of AllToAll (the captures' lookups and answers, resumed
-// layers' ranges, and, while rank 0 stores the layers, the ranges'
-// blocks gathered to it).
+// the bytes of AllToAll (the captures' lookups and answers).
 type Traffic struct {
 	Exchanged, Rounds, AllToAll int64
 }
