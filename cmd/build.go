@@ -26,6 +26,7 @@ type buildOptions struct {
 	tb       string
 	json     bool
 	repair   bool
+	parts    string
 }
 
 func newBuildCmd() *cobra.Command {
@@ -59,10 +60,17 @@ its cgroup limit when lower. A budget too small for a layer fails at once,
 before any layer is built, naming the layer and the memory it needs. So does a
 layer of more than 2^32 positions (32 seeds and up with six pits a row), which
 one machine's build does not rank: such layers are built across machines
-(docs/distributed-build.md).`,
+(docs/distributed-build.md).
+
+Under mpirun or srun (a binary built with -tags mpi) each process is one rank
+of a build across processes: every rank builds and writes its range of each
+layer as a part file in --parts DIR, a directory every rank sees, rank 0 the
+layer's metadata last; a build started again goes on at the first layer
+without metadata. mancala import then puts the parts into a tablebase.`,
 		Example: `  mancala build awari --max-seeds 12
   mancala build akon --max-seeds 14 --threads 2 --mem 6GiB --tb /data/tb --json
-  mancala build awari --max-seeds 12 --repair`,
+  mancala build awari --max-seeds 12 --repair
+  mpirun -np 4 mancala build awari --max-seeds 16 --threads 1 --parts /shared/parts`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runBuild(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args[0], opts)
@@ -73,6 +81,7 @@ one machine's build does not rank: such layers are built across machines
 	c.Flags().IntVar(&opts.threads, "threads", runtime.NumCPU(), "worker threads")
 	c.Flags().StringVar(&opts.mem, "mem", "", "memory budget for the build's arrays, e.g. 4GiB, 512MB (default: 3/4 of the machine's or cgroup's memory)")
 	c.Flags().BoolVar(&opts.repair, "repair", false, "drop damaged layers (and those above them) of this variant and build them again")
+	c.Flags().StringVar(&opts.parts, "parts", "", "under mpirun or srun: the directory of the build's parts, which every rank sees (required there)")
 	addTBFlag(c, &opts.tb)
 	addJSONFlag(c, &opts.json)
 	return c
@@ -131,6 +140,9 @@ func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *bui
 	if err != nil {
 		return err
 	}
+	if dir, err = partsDir(proc, opts, dir); err != nil {
+		return err
+	}
 	logOut := errOut
 	if proc != nil && proc.Rank() != 0 {
 		out, logOut = io.Discard, io.Discard
@@ -164,7 +176,27 @@ func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *bui
 	if opts.json {
 		return writeJSON(out, res)
 	}
-	return printBuild(out, res)
+	if err := printBuild(out, res); err != nil || proc == nil {
+		return err
+	}
+	_, err = fmt.Fprintf(out, "the layers are in parts: `mancala import %s --parts %s --tb DIR` puts them into a tablebase\n", v.Name, dir)
+	return err
+}
+
+// partsDir returns the directory a build stores in: --tb's on one
+// machine, --parts' across processes, each refused in the other.
+func partsDir(proc mpi.Process, opts *buildOptions, dir string) (string, error) {
+	switch {
+	case proc == nil && opts.parts != "":
+		return "", errors.New("--parts: only a build across processes (under mpirun or srun, a binary built with -tags mpi) writes parts; give --tb")
+	case proc == nil:
+		return dir, nil
+	case opts.parts == "":
+		return "", errors.New("a build across processes writes its layers in parts: give --parts DIR, a directory every rank sees, then run `mancala import VARIANT --parts DIR --tb TB`")
+	case opts.tb != "":
+		return "", errors.New("--tb: a build across processes writes parts (--parts); `mancala import` puts them into the tablebase")
+	}
+	return opts.parts, nil
 }
 
 // layerLog prints a line before and after each layer, on stderr: the
@@ -315,22 +347,29 @@ const rankFailed = 75
 // endRank ends this rank's part of a build across processes: after a
 // failure it prints the error and aborts every rank with rankFailed;
 // after a success rank 0 prints the traffic of the whole job on errOut
-// (the bytes every rank sent others in the rounds' exchanges), and MPI
+// (the bytes every rank sent others in the rounds' exchanges, and in the
+// all-to-alls of the captures' lookups and answers), and MPI
 // is finalized.
 func endRank(ctx context.Context, errOut io.Writer, proc mpi.Process, stats tablebase.BuildStats, err error) error {
 	if err != nil {
 		fmt.Fprintf(errOut, "mancala: rank %d of %d: %v\n", proc.Rank(), proc.Size(), err)
 		proc.Abort(rankFailed)
 	}
-	bytes, rounds := proc.Traffic()
-	total, err := proc.Sum(ctx, proc.Rank(), bytes)
+	tr := proc.Traffic()
+	exchanged, err := proc.Sum(ctx, proc.Rank(), tr.Exchanged)
+	var lookups int64
+	if err == nil {
+		lookups, err = proc.Sum(ctx, proc.Rank(), tr.AllToAll)
+	}
 	if err == nil && proc.Rank() == 0 {
-		perPosition := 0.0
-		if stats.Positions > 0 {
-			perPosition = float64(total) / float64(stats.Positions)
+		perPosition := func(bytes int64) float64 {
+			if stats.Positions == 0 {
+				return 0
+			}
+			return float64(bytes) / float64(stats.Positions)
 		}
-		fmt.Fprintf(errOut, "mpi: %d ranks exchanged %s bytes in %d rounds: %.2f bytes a position built\n",
-			proc.Size(), humanize.Comma(total), rounds, perPosition)
+		fmt.Fprintf(errOut, "mpi: %d ranks exchanged %s bytes in %d rounds: %.2f bytes a position built; lookups: %s bytes, %.2f a position\n",
+			proc.Size(), humanize.Comma(exchanged), tr.Rounds, perPosition(exchanged), humanize.Comma(lookups), perPosition(lookups))
 	}
 	proc.Finalize()
 	return err

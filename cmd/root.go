@@ -22,6 +22,7 @@ var commands = []func() *cobra.Command{
 	newAnalyzeCmd,
 	newConvertCmd,
 	newBuildCmd,
+	newImportCmd,
 	newQueryCmd,
 	newVerifyCmd,
 	newStatsCmd,

@@ -75,9 +75,13 @@ type BuildOptions struct {
 	Parts int
 	// Cluster, when not nil, makes this process one rank of a build
 	// across processes (MPI ranks, build_cluster.go): Parts must equal
-	// Cluster.Size(), and this process scans and propagates only part
-	// Cluster.Rank() of each layer. Rank 0 stores the layers in dir; the
-	// other ranks open no store.
+	// Cluster.Size(), and this process scans, propagates and holds only
+	// part Cluster.Rank() of each layer, asking the others for the
+	// captures' values; only un-sowing is split so (awari, oware: another
+	// variant or a forced method is refused). dir is then the build's
+	// parts (a directory every rank sees, parts.go): each rank writes its
+	// range of every layer there, rank 0 the layers' metadata; Import puts
+	// them into a tablebase.
 	Cluster Cluster
 	// LayerStart, when not nil, is called before each layer is built,
 	// with the method and memory expected for it.
@@ -113,6 +117,9 @@ type BuildStats struct {
 	// build asks for fewer layers than the directory holds.
 	DiskTop       int
 	DiskPositions int64
+	// heldBytes is the most bytes of a layer's arrays and lower layers'
+	// values this process held (noteHeld): counted, not measured.
+	heldBytes int64
 }
 
 // Build computes v's layers 0..opts.MaxSeeds into the tablebase at dir,
@@ -141,8 +148,8 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	if err := checkCluster(opts); err != nil {
 		return stats, err
 	}
-	if c := opts.Cluster; c != nil && c.Rank() != 0 {
-		return buildRank(ctx, v, opts)
+	if opts.Cluster != nil {
+		return buildRank(ctx, dir, v, opts)
 	}
 	b := &builder{stored: true, v: v, ix: NewIndex(v.Pits), opts: opts, movesPerPosition: 3.3}
 	// Every layer's method and memory are checked before the store is
@@ -164,11 +171,6 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	if stats.Dropped, err = b.resume(); err != nil {
 		return stats, err
 	}
-	if opts.Cluster != nil {
-		if err := b.sendResumed(ctx); err != nil {
-			return stats, err
-		}
-	}
 	stats.Resumed = len(b.lower)
 	stats.MaxSeeds = len(b.lower) - 1
 	// Each layer is stored while the next is solved (storePending): the
@@ -181,11 +183,6 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 		p, err := b.choose(n, b.movesPerPosition)
 		if err != nil {
 			return stats, err
-		}
-		if opts.Cluster != nil {
-			if err := b.sameMethod(ctx, n, p); err != nil {
-				return stats, err
-			}
 		}
 		if opts.LayerStart != nil {
 			opts.LayerStart(p.LayerPlan)
@@ -206,6 +203,7 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 		return stats, err
 	}
 	stats.Seconds = time.Since(began).Seconds()
+	stats.heldBytes = b.heldBytes
 	stats.StoredBytes = b.storedBytes
 	stats.DiskTop, stats.DiskPositions = -1, 0
 	seeds, err := storedLayers(s.vdir)
@@ -340,6 +338,14 @@ type builder struct {
 
 	movesPerPosition float64 // of the last layer built, to plan the next
 	storedBytes      int64   // compressed bytes of the layers 0..done
+
+	// own is, in a build across processes, this rank's range of every
+	// layer built or resumed (ownRange), by seed count (lower then holds
+	// nils); parts is the build's parts (parts.go). Both nil on one
+	// machine.
+	own       [][]int8
+	parts     *partsDir
+	heldBytes int64 // noteHeld
 }
 
 // resume loads the complete layers already stored (up to MaxSeeds),

@@ -3,7 +3,7 @@ package tablebase
 import (
 	"context"
 	"fmt"
-	"math"
+	"runtime/debug"
 	"time"
 
 	"github.com/mancala-solver/mancala/position"
@@ -12,69 +12,72 @@ import (
 // A build across processes (issue 38; docs/distributed-build.md): P
 // processes, the ranks of an MPI job, each run Build with the same
 // options and a Cluster, the transport between them. Each layer is built
-// in P parts (partsMethod), part t by rank t: it scans its own range
-// (exits, counts) and propagates it, exchanging update batches with the
-// other ranks every round (Cluster.Exchange, an all-to-all) and ending
-// each level with a global sum. At the end of the layer the ranks share
-// their ranges of the final state (Cluster.Share), so that every rank
-// holds the whole layer, which the layers above read for their captures;
-// rank 0 alone encodes and stores it in the normal store, layer metadata
-// last, so its checksums and every reader (stats, query, probe) are those
-// of a one-machine build. On a start, rank 0 resumes from its store at
-// the first missing layer and sends the complete layers' values to the
-// other ranks (Cluster.Broadcast).
+// by un-sowing in P parts (partsMethod), part t by rank t, which holds
+// only range t (partRanges) of the layer and of every layer below it,
+// as in Romein and Bal's distributed awari build: it scans its own range
+// (exits, counts), asking the captures' values of the ranks that own the
+// children (build_lookup.go: two Cluster.AllToAll a lookup round), and
+// propagates it, exchanging update batches with the other ranks every
+// round (Cluster.Exchange) and ending each level with a global sum. It
+// then keeps its range's values for the layers above (b.own) and writes
+// its range as its part file in the build's parts directory; rank 0
+// writes the layer's metadata last, with the checksums of a one-machine
+// build, chained over the ranks (storeRange, parts_build.go). Import puts
+// the parts into a tablebase, which every reader (stats, query, probe)
+// uses. On a start, rank 0 removes what a killed build left of the first
+// incomplete layer, and every rank reads its own range of each complete
+// layer from the parts (resumeParts). Memory a rank is about 1/P of a
+// one-machine build's (heldBytes): no layer is gathered anywhere.
 //
-// What this does not do yet: per-range storing (rank 0 writes the whole
-// layer) and lower layers held by range and looked up by message (every
-// rank holds every lower layer: memory a rank is that of a one-machine
-// build's lower layers, plus its range's working arrays and the layer's
-// shared state). Methods without a propagation in parts (kalah's forward
-// pass, value iteration) are computed whole by every rank.
+// What this does not do yet: kalah's forward pass, value iteration and
+// the graph are not split (such a build is refused, chooseMethod); a
+// layer's positions are 32-bit ranks (MaxLayerPositions) across processes
+// too; nothing picks P; the tablebase is read only after an import (no
+// prober over the parts).
 
 // Cluster is the transport of a build across processes: this process's
 // rank among Size processes, the per-round Exchange (called with part ==
-// Rank()), and two collectives. Every rank makes the same calls in the
-// same order; a rank that fails ends the job (the transport aborts every
-// process), so no call needs to give up on the others.
+// Rank()), and an all-to-all of bytes. Every rank makes the same calls in
+// the same order; a rank that fails ends the job (the transport aborts
+// every process), so no call needs to give up on the others.
 type Cluster interface {
 	Exchange
-	// Rank is this process's rank, 0..Size()-1; rank 0 stores.
+	// Rank is this process's rank, 0..Size()-1; rank 0 writes the
+	// layers' metadata.
 	Rank() int
 	// Size is the number of ranks.
 	Size() int
-	// Share fills state[t*span : min((t+1)*span, len(state))] of every
-	// rank t from rank t's own copy: on return every rank holds the
-	// whole array.
-	Share(ctx context.Context, state []uint32, span int64) error
-	// Broadcast copies rank 0's values into every rank's values (of the
-	// same length).
-	Broadcast(ctx context.Context, values []int8) error
+	// AllToAll sends out[to] to every rank to and returns in[from], the
+	// bytes every rank from sent this one (the captures' lookups and
+	// their answers). The slices sent must not change
+	// until the next collective.
+	AllToAll(ctx context.Context, out [][]byte) ([][]byte, error)
+}
+
+// ownRange returns this rank's range [lo, hi) of a layer of size
+// positions.
+func ownRange(size int64, c Cluster) (int64, int64) {
+	span, t := partRanges(size, c.Size()), int64(c.Rank())
+	return min(t*span, size), min((t+1)*span, size)
 }
 
 // propagateOwnPart is propagateParts for a build across processes: only
-// this rank's part runs here, the others in their processes; the final
-// state of every range is then shared (Cluster.Share). The moves inside
-// the layer, counted by each rank over its own range when it scanned only
-// that (un-sowing, ownScan), are summed over the ranks.
+// this rank's part runs here, the others in their processes; state is
+// the part's range. The moves inside the layer, counted by each rank over
+// its own range, are summed over the ranks.
 func (s *layerSolver) propagateOwnPart(ctx context.Context, g *graph, state []uint32, span int64) ([]uint32, error) {
 	c, t := s.cluster, s.cluster.Rank()
-	r := &rankPart{s: s, g: g, state: state, t: t, lo: min(int64(t)*span, s.size), hi: min(int64(t+1)*span, s.size),
-		span: span, parts: s.partitions, ex: c}
+	r := &rankPart{s: s, g: g, state: state, t: t, lo: s.lo, hi: s.hi, span: span, parts: s.partitions, ex: c}
 	if err := r.run(ctx); err != nil {
 		return nil, err
 	}
-	if err := c.Share(ctx, state, span); err != nil {
+	edges, err := c.Sum(ctx, t, s.edges)
+	if err != nil {
 		return nil, err
 	}
-	if s.ownScan {
-		edges, err := c.Sum(ctx, t, s.edges)
-		if err != nil {
-			return nil, err
-		}
-		s.edges = edges
-	}
+	s.edges = edges
 	s.exit = nil
-	freeLarge(s.size)
+	freeLarge(s.hi - s.lo)
 	s.prog.reach(3 * s.size)
 	return state, nil
 }
@@ -90,35 +93,6 @@ func checkCluster(opts BuildOptions) error {
 	}
 	if opts.Parts != c.Size() {
 		return fmt.Errorf("cluster of %d ranks: parts %d, want %d", c.Size(), opts.Parts, c.Size())
-	}
-	return nil
-}
-
-// sendResumed is rank 0's side of a start: it tells the other ranks how
-// many layers are complete, the moves a position of the last of them
-// (which plans the next layer alike everywhere), and sends their values.
-func (b *builder) sendResumed(ctx context.Context) error {
-	c := b.opts.Cluster
-	if _, err := c.Sum(ctx, 0, int64(len(b.lower))); err != nil {
-		return err
-	}
-	if _, err := c.Sum(ctx, 0, int64(math.Float64bits(b.movesPerPosition))); err != nil {
-		return err
-	}
-	infos, err := b.s.layers()
-	if err != nil {
-		return err
-	}
-	for n := range b.lower {
-		values := b.lower[n]
-		if values == nil { // not held in memory on rank 0 (trimLower)
-			if values, err = b.s.loadLayer(infos[n]); err != nil {
-				return err
-			}
-		}
-		if err := c.Broadcast(ctx, values); err != nil {
-			return err
-		}
 	}
 	return nil
 }
@@ -142,39 +116,27 @@ func (b *builder) sameMethod(ctx context.Context, n int, p methodPlan) error {
 	return nil
 }
 
-// buildRank is Build on a rank other than 0 of a build across processes:
-// it opens no store; it receives the complete layers from rank 0, then
-// builds each missing layer's part with the other ranks and keeps the
-// whole layer's values (shared at the layer's end) for the layers above.
-// Its BuildStats count the layers it took part in.
-func buildRank(ctx context.Context, v *position.Variant, opts BuildOptions) (BuildStats, error) {
+// buildRank is Build on a rank of a build across processes, rank 0
+// included: it opens no store; it reads its ranges of the complete layers
+// from the build's parts at dir (resumeParts), then builds each missing
+// layer's part with the other ranks (clusterLayer). Its BuildStats count
+// the layers it took part in; rank 0 calls LayerDone.
+func buildRank(ctx context.Context, dir string, v *position.Variant, opts BuildOptions) (BuildStats, error) {
 	began := time.Now()
 	stats := BuildStats{Variant: v.Name, MaxSeeds: -1}
-	c := opts.Cluster
 	b := &builder{v: v, ix: NewIndex(v.Pits), opts: opts, movesPerPosition: 3.3}
 	if err := b.checkLayers(0); err != nil {
 		return stats, err
 	}
-	done, err := c.Sum(ctx, c.Rank(), 0)
+	done, err := b.resumeParts(ctx, dir)
+	if b.parts != nil {
+		defer b.parts.close()
+	}
 	if err != nil {
 		return stats, err
 	}
-	bits, err := c.Sum(ctx, c.Rank(), 0)
-	if err != nil {
-		return stats, err
-	}
-	if done > 0 {
-		b.movesPerPosition = math.Float64frombits(uint64(bits))
-	}
-	for n := range int(done) {
-		values := make([]int8, b.ix.Size(n))
-		if err := c.Broadcast(ctx, values); err != nil {
-			return stats, err
-		}
-		b.lower = append(b.lower, values)
-	}
-	stats.Resumed, stats.MaxSeeds = int(done), int(done)-1
-	for n := int(done); n <= opts.MaxSeeds; n++ {
+	stats.Resumed, stats.MaxSeeds = done, done-1
+	for n := done; n <= opts.MaxSeeds; n++ {
 		p, err := b.choose(n, b.movesPerPosition)
 		if err != nil {
 			return stats, err
@@ -185,16 +147,76 @@ func buildRank(ctx context.Context, v *position.Variant, opts BuildOptions) (Bui
 		if opts.LayerStart != nil {
 			opts.LayerStart(p.LayerPlan)
 		}
-		res, err := p.method.solve(ctx, b, p)
+		info, err := b.clusterLayer(ctx, p)
 		if err != nil {
-			return stats, fmt.Errorf("layer %d: %w", n, err)
+			return stats, err
 		}
-		res.arrays()
-		b.lower = append(b.lower, res.values)
 		b.movesPerPosition = float64(b.edges) / float64(p.Positions)
+		b.storedBytes += info.StoredBytes + info.DistanceBytes
+		if opts.LayerDone != nil && b.opts.Cluster.Rank() == 0 {
+			opts.LayerDone(info)
+		}
+		stats.Layers = append(stats.Layers, info)
 		stats.Positions += p.Positions
 		stats.MaxSeeds = n
 	}
 	stats.Seconds = time.Since(began).Seconds()
-	return stats, nil
+	stats.heldBytes = b.heldBytes
+	return stats, b.partsStats(&stats)
+}
+
+// clusterLayer solves layer p's range on this rank of a build across
+// processes, stores it as this rank's part (storeRange) and keeps the
+// range's values (b.own) for the layers above; it returns the layer's
+// metadata (whole on rank 0).
+func (b *builder) clusterLayer(ctx context.Context, p methodPlan) (LayerInfo, error) {
+	began := time.Now()
+	n := p.Seeds
+	defer b.boundHeap(p.PeakBytes, gcPercent(p.method))()
+	res, err := p.method.solve(ctx, b, p)
+	if err != nil {
+		return LayerInfo{}, fmt.Errorf("layer %d: %w", n, err)
+	}
+	lo, _ := ownRange(p.Positions, b.opts.Cluster)
+	info, err := b.storeRange(ctx, b.partsInfo(p, res, began), lo, solved{state: res.state})
+	if err != nil {
+		return info, fmt.Errorf("layer %d: %w", n, err)
+	}
+	var values []int8
+	if b.readsOwn(n) {
+		values = stateValues(res.state)
+	}
+	b.keepOwn(values)
+	debug.FreeOSMemory()
+	return info, nil
+}
+
+// readsOwn says whether a layer above layer n in this build reads its
+// values (a capture takes LeastCapture seeds or more).
+func (b *builder) readsOwn(n int) bool {
+	return n+b.v.LeastCapture() <= b.opts.MaxSeeds
+}
+
+// keepOwn keeps this rank's range of the next layer's values (nil when
+// no layer of the build reads them), which answer the lookups of the
+// layers above; lower holds a nil in its place.
+func (b *builder) keepOwn(values []int8) {
+	b.own = append(b.own, values)
+	b.lower = append(b.lower, nil)
+}
+
+// noteHeld records the bytes of the layer's arrays and of the lower
+// layers' values this process holds after s's scan (the peak of an
+// un-sown layer: state, exits and lower layers together), as counted by
+// the arrays' lengths: BuildStats.heldBytes, which shows that a rank of a
+// build across processes holds about 1/P of a one-machine build's.
+func (b *builder) noteHeld(s *layerSolver) {
+	held := int64(len(s.exit)+len(s.count)) + 8*int64(len(s.terminal)) + 4*int64(len(s.state))
+	for _, values := range b.lower {
+		held += int64(len(values))
+	}
+	for _, values := range b.own {
+		held += int64(len(values))
+	}
+	b.heldBytes = max(b.heldBytes, held)
 }

@@ -96,6 +96,16 @@ func stateDistances(state []uint32) []uint16 {
 // since slots is a multiple of threads, always by the same worker, in
 // order.
 func stateSums(state []uint32, threads int) (values, dist uint64, longest int) {
+	hv, hd := xxhash.New(), xxhash.New()
+	longest = stateSumsInto(state, threads, hv, hd)
+	return hv.Sum64(), hd.Sum64(), longest
+}
+
+// stateSumsInto is stateSums writing into the digests hv and hd (of the
+// values and of the distances), which may hold the ranges before state's
+// already; it returns the longest
+// distance of state.
+func stateSumsInto(state []uint32, threads int, hv, hd *xxhash.Digest) (longest int) {
 	const chunk = BlockSize
 	blocks := (len(state) + chunk - 1) / chunk
 	slots := 4 * threads
@@ -127,7 +137,6 @@ func stateSums(state []uint32, threads int) (values, dist uint64, longest int) {
 			}
 		}()
 	}
-	hv, hd := xxhash.New(), xxhash.New()
 	for b := range blocks {
 		sl := &ring[b%slots]
 		<-sl.ready
@@ -136,7 +145,7 @@ func stateSums(state []uint32, threads int) (values, dist uint64, longest int) {
 		longest = max(longest, sl.longest)
 		sl.empty <- struct{}{}
 	}
-	return hv.Sum64(), hd.Sum64(), longest
+	return longest
 }
 
 // maxOf returns the largest distance, 0 for none.

@@ -44,7 +44,17 @@ type layerSolver struct {
 	// part when ownScan).
 	cluster Cluster
 	ownScan bool // with cluster: the scan covers this process's part only
-	rounds  int  // propagation rounds so far: one a distance level of a threshold
+	// With ownScan: the range size of each lower layer split in parts
+	// (lowerSpans), and this rank's value of rank rel of its range of
+	// lower layer m, which answers the other ranks' lookups
+	// (build_lookup.go).
+	lowerSpans []int64
+	ownLower   func(m int, rel uint32) int8
+	// The layer's arrays (exit, terminal, state, count) hold the
+	// positions of ranks [lo, hi): the whole layer on one machine, this
+	// rank's range across processes.
+	lo, hi int64
+	rounds int // propagation rounds so far: one a distance level of a threshold
 
 	// unranker is the layer's table-assisted Unrank for un-sowing, made
 	// once (its table is at most 16 MB) and read by every worker.
@@ -83,7 +93,8 @@ func (s *layerSolver) layerUnranker() *layerUnranker {
 	return s.unranker
 }
 
-// isTerminal reports whether position i of the layer has no moves: its
+// isTerminal reports whether the position at index i of the arrays (rank
+// s.lo+i) has no moves: its
 // exit is the game end, reached in 0 plies rather than by a 1-ply capture.
 func (s *layerSolver) isTerminal(i int64) bool { return s.terminal[i>>6]&(1<<(i&63)) != 0 }
 
@@ -186,14 +197,6 @@ func (s *layerSolver) forRanges(ctx context.Context, fn func(lo, hi int64) error
 	for t := range int64(s.partitions) {
 		todo = append(todo, part{min(t*span, s.size), min((t+1)*span, s.size)})
 	}
-	if s.ownScan {
-		// Only this process's part, split between its threads.
-		own, n := todo[s.cluster.Rank()], int64(max(s.threads, 1))
-		todo = todo[:0]
-		for i := range n {
-			todo = append(todo, part{own.lo + (own.hi-own.lo)*i/n, own.lo + (own.hi-own.lo)*(i+1)/n})
-		}
-	}
 	for _, pt := range todo {
 		lo, hi := pt.lo, pt.hi
 		g.Go(func() error {
@@ -219,12 +222,13 @@ var errInDegree = errors.New("a position has too many predecessors for the graph
 // when indeg is not nil, counts each position's predecessors in the layer
 // from part t into indeg[t].
 func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
+	held := s.hi - s.lo
 	if s.pass != scanCounts {
-		s.exit = make([]int8, s.size)
-		s.terminal = make([]uint64, (s.size+63)/64)
+		s.exit = make([]int8, held)
+		s.terminal = make([]uint64, (held+63)/64)
 	}
 	if s.state == nil && s.pass != scanExits {
-		s.count = make([]uint8, s.size)
+		s.count = make([]uint8, held)
 	}
 	hugepage.Advise(s.exit)
 	hugepage.Advise(s.count)
@@ -234,13 +238,20 @@ func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
 	var edges, keeps atomic.Int64
 	var termMu sync.Mutex
 	scanChunk := func(lo, hi int64, mine []uint16) error {
-		inner, keep, err := s.scanRange(lo, hi, mine, &termMu)
+		inner, keep, err := s.scanRange(lo, hi, mine, &termMu, nil)
 		edges.Add(inner)
 		keeps.Add(keep)
 		s.prog.add(hi - lo)
 		return err
 	}
 	var err error
+	if s.ownScan {
+		// One rank of a build across processes: its own range, the
+		// captures' values asked of their owners.
+		e, k, err := s.scanOwn(ctx)
+		s.edges, s.keeps = e, k
+		return err
+	}
 	if indeg == nil && s.partitions > 1 {
 		// A layer built in parts: each part scans its own range.
 		err = s.forRanges(ctx, func(lo, hi int64) error { return scanChunk(lo, hi, nil) })
@@ -258,8 +269,10 @@ func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
 
 // scanRange is scan over ranks [lo, hi); it returns the moves that stay
 // in the layer and how many of them keep the mover. termMu guards the
-// terminal bitset's words shared with the neighbouring ranges.
-func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex) (int64, int64, error) {
+// terminal bitset's words shared with the neighbouring ranges. When q is
+// not nil the captures' values are looked up later (scanOwn): their
+// queries go to q.
+func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex, q *captureQueries) (int64, int64, error) {
 	var buf [position.MaxPits]position.Move
 	var exits exitBatch
 	c := s.ix.newCursor(s.n, uint64(lo))
@@ -269,20 +282,21 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 		if i > lo {
 			c.next()
 		}
+		j := i - s.lo // in the arrays
 		p := c.position()
 		nm := s.v.Moves(p, &buf)
 		if nm == 0 {
 			if fillExits {
-				s.exit[i] = int8(s.v.TerminalValue(p))
-				s.markTerminal(i, lo, hi, termMu)
+				s.exit[j] = int8(s.v.TerminalValue(p))
+				s.markTerminal(j, lo-s.lo, hi-s.lo, termMu)
 			}
 			if fillCounts {
-				s.setCount(i, 1)
+				s.setCount(j, 1)
 			}
 			continue
 		}
 		if fillExits {
-			s.exit[i] = noExit
+			s.exit[j] = noExit
 		}
 		captures, internal := false, uint8(0)
 		for j := range buf[:nm] {
@@ -308,7 +322,7 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 			}
 		}
 		if exits.full() {
-			exits.apply(s)
+			exits.flush(s, q)
 		}
 		if !fillCounts {
 			continue
@@ -317,10 +331,10 @@ func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex
 		if captures {
 			count++ // the exit group counts as one move
 		}
-		s.setCount(i, count)
+		s.setCount(j, count)
 		inner += int64(internal)
 	}
-	exits.apply(s)
+	exits.flush(s, q)
 	if wrapped {
 		return inner, keep, errInDegree
 	}
@@ -359,6 +373,17 @@ func (b *exitBatch) add(i int64, p position.Position, m *position.Move, s *layer
 	b.n++
 }
 
+// flush sets each parent's exit to its best capture (apply), or, when q
+// is not nil, records the captures as q's queries; it empties the batch.
+func (b *exitBatch) flush(s *layerSolver, q *captureQueries) {
+	if q != nil {
+		q.add(s, b)
+		b.n = 0
+		return
+	}
+	b.apply(s)
+}
+
 // apply sets each parent's exit to its best capture, and empties the
 // batch.
 func (b *exitBatch) apply(s *layerSolver) {
@@ -369,12 +394,13 @@ func (b *exitBatch) apply(s *layerSolver) {
 	for j := range b.moves[:b.n] {
 		e := &b.moves[j]
 		v := int8(e.move.Value(e.parent, int(values[j])))
-		s.exit[e.rank] = max(s.exit[e.rank], v)
+		s.exit[e.rank-s.lo] = max(s.exit[e.rank-s.lo], v)
 	}
 	b.n = 0
 }
 
-// setCount records position i's count of moves not known to lose: in the
+// setCount records the count of moves not known to lose of the
+// position at index i of the arrays: in the
 // propagation state when it is allocated already, else in count.
 func (s *layerSolver) setCount(i int64, c uint8) {
 	if s.state != nil {
@@ -384,7 +410,8 @@ func (s *layerSolver) setCount(i int64, c uint8) {
 	}
 }
 
-// markTerminal sets position i's terminal bit. Only the first and last
+// markTerminal sets the terminal bit of the position at index i of the
+// arrays, in a worker's range [lo, hi) of them. Only the first and last
 // words of a range can be shared with another worker's range, so only
 // those take the lock.
 func (s *layerSolver) markTerminal(i, lo, hi int64, mu *sync.Mutex) {

@@ -33,6 +33,7 @@ type layerShape struct {
 	lowerCache   int64 // BuildOptions.LowerCacheBytes
 	threads      int
 	parts        int  // BuildOptions.Parts: above 1, the layer is built in parts
+	cluster      bool // BuildOptions.Cluster: one rank of a build across processes
 	stored       bool // a store backs the build (Build); false for BuildMemory
 	forced       Method
 	unsow        bool // the variant un-sows (awari, oware)
@@ -51,7 +52,7 @@ func (b *builder) shape(n int, movesPerPosition float64) *layerShape {
 	}
 	return &layerShape{n: n, sizes: sizes, variant: b.v.Name, leastCapture: b.v.LeastCapture(),
 		maxSeeds: b.opts.MaxSeeds, budget: b.opts.MemBytes, lowerCache: b.opts.LowerCacheBytes,
-		threads: b.opts.Threads, parts: b.opts.Parts, stored: b.s != nil || b.stored, forced: b.opts.Method,
+		threads: b.opts.Threads, parts: b.opts.Parts, cluster: b.opts.Cluster != nil, stored: b.s != nil || b.stored, forced: b.opts.Method,
 		unsow: canUnsow(b.v), forward: canForward(b.v), spillOK: spillSupported,
 		movesPerPosition: movesPerPosition}
 }
@@ -99,6 +100,9 @@ func chooseMethod(sh *layerShape) (methodPlan, error) {
 		return methodPlan{}, fmt.Errorf("layer %d: %s positions, more than one machine's build ranks (2^32 a layer); it would need about %s of memory: a layer this large is built across machines (docs/distributed-build.md)",
 			sh.n, humanize.Comma(size), humanize.IBytes(uint64(need)))
 	}
+	if sh.cluster {
+		return clusterPlan(sh)
+	}
 	var m layerMethod
 	switch sh.forced {
 	case MethodUnsow:
@@ -126,6 +130,35 @@ func chooseMethod(sh *layerShape) (methodPlan, error) {
 			sh.n, humanize.IBytes(uint64(sh.budget)), humanize.IBytes(uint64(need)))
 	}
 	return m.plan(sh), nil
+}
+
+// clusterPlan is chooseMethod for a rank of a build across processes:
+// un-sowing in parts, the only method split by range (awari and oware;
+// another is refused), with the memory of this rank's range of the layer
+// and of the lower layers (build_cluster.go).
+func clusterPlan(sh *layerShape) (methodPlan, error) {
+	if sh.forced != MethodAuto && sh.forced != MethodUnsow {
+		return methodPlan{}, fmt.Errorf("a build across processes un-sows; it cannot use another method")
+	}
+	m := partsMethod{inner: unsowMethod{}}
+	if err := m.applies(sh); err != nil {
+		return methodPlan{}, fmt.Errorf("layer %d: %w: a build across processes un-sows (awari and oware)", sh.n, err)
+	}
+	span := partRanges(sh.size(), sh.parts)
+	lower := int64(0)
+	for k := range sh.n {
+		lower += partRanges(sh.sizes[k], sh.parts)
+	}
+	// The range's arrays and kept values, the lower layers' ranges, and
+	// a lookup round's captures (about half a capture a position in
+	// awari, 40 bytes each: lookupChunk).
+	mem := unsowOwnBytes(span) + span + lower + 40*min(span, lookupChunk)
+	p := methodPlan{LayerPlan: sh.basePlan(m.name(), mem), method: m}
+	if mem > sh.budget {
+		return methodPlan{}, fmt.Errorf("layer %d: a memory budget of %s is too small: a rank of %d needs at least %s (--mem, or more ranks)",
+			sh.n, humanize.IBytes(uint64(sh.budget)), sh.parts, humanize.IBytes(uint64(mem)))
+	}
+	return p, nil
 }
 
 // fitted is the plan chooseMethod would make for sh with no bound on
@@ -323,21 +356,23 @@ func diskErr(err error, disk *diskLower) error {
 // read from disk.
 func (b *builder) newSolver(p methodPlan) (*layerSolver, *diskLower, error) {
 	n := p.Seeds
-	b.keepValues = p.lower.keep
-	lower, disk, err := b.lowerSource(n, p.lower)
-	if err != nil {
-		return nil, nil, err
-	}
-	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: p.Positions, lower: lower,
+	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: p.Positions, hi: p.Positions,
 		threads: b.opts.Threads, prog: newProgress(n, p.Positions, b.opts.Progress), partitions: b.opts.Parts,
 		spillPath: b.spillPath(n)}
-	if m, ok := p.method.(partsMethod); ok && b.opts.Cluster != nil {
-		// Across processes only the parts' propagation is split, and
-		// un-sowing's scan (the graph's counts every predecessor).
-		_, s.ownScan = m.inner.(unsowMethod)
-		s.cluster = b.opts.Cluster
+	if c := b.opts.Cluster; c != nil {
+		// Across processes (un-sowing in parts, chooseMethod): this
+		// rank's range of the layer, and of the lower layers, which
+		// answer the other ranks' lookups.
+		s.cluster, s.ownScan = c, true
+		s.lo, s.hi = ownRange(s.size, c)
+		s.lowerSpans = lowerSpans(b.ix, n, c.Size())
+		s.ownLower = func(m int, rel uint32) int8 { return b.own[m][rel] }
+		return s, nil, nil
 	}
-	return s, disk, nil
+	b.keepValues = p.lower.keep
+	lower, disk, err := b.lowerSource(n, p.lower)
+	s.lower = lower
+	return s, disk, err
 }
 
 // solveUnsow solves s's layer by un-sowing: a scan filling the exits and
@@ -356,11 +391,12 @@ func (b *builder) solveUnsow(ctx context.Context, s *layerSolver, split bool) (s
 		debug.FreeOSMemory() // before the state, the largest array, is allocated
 		s.pass = scanCounts
 	}
-	s.state = make([]uint32, s.size) // scan writes the counts into it
+	s.state = make([]uint32, s.hi-s.lo) // scan writes the counts into it
 	hugepage.Advise(s.state)
 	if err := s.scan(ctx, nil); err != nil {
 		return solved{}, err
 	}
+	b.noteHeld(s)
 	b.edges = s.edges
 	s.prog.reach(2 * s.size) // no reverse pass
 	state, err := s.propagateLayer(ctx, nil)

@@ -23,10 +23,10 @@ import (
 // interface a multi-machine build implements; here the parts are
 // goroutines (localRanks) and a batch changes hands without a copy.
 //
-// Not yet per range: the lower layers' values (every part reads them from
-// the build's memory or store rather than asking their owners), and the
-// encoding and storing of the layer, which here read the parts' ranges of
-// one state array.
+// In one process the parts share the lower layers' values and one state
+// array, which the layer's encoding and storing read whole; across
+// processes (build_cluster.go) each rank holds its range of every layer
+// and asks the owners for the captures' values (build_lookup.go).
 
 // Batch is what one part sends another in a round: the predecessors, all
 // owned by the receiver and given relative to the start of its range (so
@@ -54,13 +54,14 @@ type Exchange interface {
 // one build: the batches are handed over in memory.
 type localRanks struct {
 	parts int
-	out   [][]Batch // out[from], the round's batches
+	out   [][]Batch  // out[from], the round's batches
+	bytes [][][]byte // bytes[from], AllToAll's messages
 	sums  []int64
 	bar   *barrier
 }
 
 func newLocalRanks(parts int) *localRanks {
-	return &localRanks{parts: parts, out: make([][]Batch, parts), sums: make([]int64, parts), bar: newBarrier(parts)}
+	return &localRanks{parts: parts, out: make([][]Batch, parts), bytes: make([][][]byte, parts), sums: make([]int64, parts), bar: newBarrier(parts)}
 }
 
 func (l *localRanks) Exchange(ctx context.Context, part int, out []Batch) ([]Batch, error) {
@@ -74,6 +75,20 @@ func (l *localRanks) Exchange(ctx context.Context, part int, out []Batch) ([]Bat
 	}
 	// The slots are written again next round only after every part has
 	// read its batches.
+	return in, l.bar.wait(ctx)
+}
+
+// AllToAll hands out[to] to part to, for every part, and returns what
+// part received: the in-process Cluster.AllToAll.
+func (l *localRanks) AllToAll(ctx context.Context, part int, out [][]byte) ([][]byte, error) {
+	l.bytes[part] = out
+	if err := l.bar.wait(ctx); err != nil {
+		return nil, err
+	}
+	in := make([][]byte, l.parts)
+	for from := range in {
+		in[from] = l.bytes[from][part]
+	}
 	return in, l.bar.wait(ctx)
 }
 
@@ -130,7 +145,7 @@ func partRanges(size int64, parts int) int64 {
 type rankPart struct {
 	s      *layerSolver
 	g      *graph
-	state  []uint32 // the layer's state; the part touches only [lo, hi)
+	state  []uint32 // the solver's state array; the part touches only [lo, hi)
 	t      int
 	lo, hi int64
 	span   int64 // every part's range size (partRanges)
@@ -170,8 +185,8 @@ func (s *layerSolver) propagateParts(ctx context.Context, g *graph, parts int, e
 	}
 	eg, ctx := errgroup.WithContext(ctx)
 	for t := range parts {
-		r := &rankPart{s: s, g: g, state: state, t: t, lo: min(int64(t)*span, s.size), hi: min(int64(t+1)*span, s.size),
-			span: span, parts: parts, ex: ex}
+		lo, hi := min(int64(t)*span, s.size), min(int64(t+1)*span, s.size)
+		r := &rankPart{s: s, g: g, state: state, t: t, lo: lo, hi: hi, span: span, parts: parts, ex: ex}
 		eg.Go(func() error { return r.run(ctx) })
 	}
 	if err := eg.Wait(); err != nil {
@@ -197,7 +212,7 @@ func (r *rankPart) run(ctx context.Context) error {
 // layerSolver.threshold: the part seeds its own range, then expands,
 // exchanges and applies until no part has anything left.
 func (r *rankPart) threshold(ctx context.Context, k int8) error {
-	now, later := r.s.seedRange(r.lo, r.hi, k, r.state)
+	now, later := r.s.seedRange(r.lo-r.s.lo, r.hi-r.s.lo, k, r.state)
 	for level := 0; ; level++ {
 		left, err := r.ex.Sum(ctx, r.t, int64(now.len()+later.len()))
 		if err != nil {
@@ -250,8 +265,8 @@ func (r *rankPart) expand(now frontier) []Batch {
 // as ranks of the layer.
 func (r *rankPart) apply(in []Batch, k int8, dist uint16) frontier {
 	var next frontier
-	own := r.state[r.lo:r.hi]
-	base := uint32(r.lo) // the layer's ranks are under 2^32 here (MaxLayerPositions)
+	own := r.state[r.lo-r.s.lo : r.hi-r.s.lo] // the solver's arrays start at rank s.lo
+	base := uint32(r.lo)                      // the layer's ranks are under 2^32 here (MaxLayerPositions)
 	for _, b := range in {
 		for _, p := range b.Win {
 			if resolveAlone(&own[p], true, k, dist) {

@@ -78,7 +78,7 @@ func (s *layerSolver) initState() []uint32 {
 		s.state = nil // filled by scan
 		return state
 	}
-	state := make([]uint32, s.size)
+	state := make([]uint32, len(s.count))
 	hugepage.Advise(state)
 	for i, c := range s.count {
 		state[i] = uint32(c)
@@ -171,7 +171,8 @@ func (s *layerSolver) seed(ctx context.Context, k int8, state []uint32) (frontie
 	return ends, captures, err
 }
 
-// seedRange is seed over ranks [lo, hi). Few positions have an exit of
+// seedRange is seed over the arrays' indices [lo, hi) (ranks s.lo+lo to
+// s.lo+hi); the frontiers get ranks of the layer. Few positions have an exit of
 // exactly k or -k, so it reads the exits eight at a time and skips the
 // words that hold neither, and reads a state only where the exit
 // matches: this pass runs once a threshold over the whole layer.
@@ -205,9 +206,9 @@ func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32) (ends, cap
 		switch {
 		case st&resolved == 0:
 		case dist == 0:
-			ends.add(uint32(i), st)
+			ends.add(uint32(s.lo+i), st)
 		default:
-			captures.add(uint32(i), st)
+			captures.add(uint32(s.lo+i), st)
 		}
 	}
 	return ends, captures

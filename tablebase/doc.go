@@ -44,8 +44,15 @@
 //     a goroutine rank owning a range and exchanging batched updates
 //     through a per-part Exchange (the seam of a build across machines,
 //     docs/distributed-build.md); build_cluster.go the build across
-//     processes (BuildOptions.Cluster: one part a process, rank 0
-//     stores; the MPI transport is internal/mpi); build_plan.go the
+//     processes (BuildOptions.Cluster: one part a process, holding its
+//     range of every layer and storing it in parts; the MPI transport is
+//     internal/mpi); build_lookup.go the captures' values of such a
+//     build, asked of the ranks that own them (two all-to-alls a lookup
+//     round); parts.go a tablebase in parts, the files such a build
+//     writes (a part file a rank a layer, the layer's metadata last),
+//     parts_build.go a rank's storing of its part and the checksums
+//     chained over the ranks, parts_import.go Import, which puts the
+//     parts into the store; build_plan.go the
 //     memory budget, the
 //     plan's figures and the ETA; build_method.go the methods behind one
 //     interface (layerMethod) and the one decision of a layer's method

@@ -339,6 +339,12 @@ func (s *store) layerDB(n int) (*badger.DB, error) {
 // directory that the next build deletes. Too little free space for the
 // layer is an error wrapping syscall.ENOSPC before anything is written.
 func (s *store) putLayer(info LayerInfo, blocks, distBlocks [][]byte) error {
+	return s.putStream(info, func(w io.Writer) error { return s.streamBlocks(w, info.Seeds, blocks, distBlocks) })
+}
+
+// putStream is putLayer with the layer's records written by stream
+// (writeKV), so that they need not all be in memory (Import).
+func (s *store) putStream(info LayerInfo, stream func(w io.Writer) error) error {
 	if err := s.checkSpace(info.StoredBytes + info.DistanceBytes); err != nil {
 		return err
 	}
@@ -349,7 +355,7 @@ func (s *store) putLayer(info LayerInfo, blocks, distBlocks [][]byte) error {
 	if err := os.Mkdir(stage, 0o777); err != nil {
 		return err
 	}
-	if err := s.writeStage(stage, info, blocks, distBlocks); err != nil {
+	if err := s.writeStage(stage, info, stream); err != nil {
 		os.RemoveAll(stage)
 		if errors.Is(err, syscall.ENOSPC) {
 			err = fmt.Errorf("%w %s", err, spaceHint)
@@ -364,8 +370,7 @@ func (s *store) putLayer(info LayerInfo, blocks, distBlocks [][]byte) error {
 }
 
 // writeStage writes a layer's database and layer.json into stage.
-func (s *store) writeStage(stage string, info LayerInfo, blocks, distBlocks [][]byte) error {
-	stream := func(w io.Writer) error { return s.streamBlocks(w, info.Seeds, blocks, distBlocks) }
+func (s *store) writeStage(stage string, info LayerInfo, stream func(w io.Writer) error) error {
 	if err := writeDB(s.dir, stage, info.Seeds, stream); err != nil {
 		return err
 	}

@@ -15,12 +15,18 @@ type dirLock struct{ f *os.File }
 
 // lockFile takes the lock without waiting; a conflicting holder gives
 // ErrInUse.
-func lockFile(path string) (*dirLock, error) {
+func lockFile(path string) (*dirLock, error) { return flockFile(path, syscall.LOCK_EX) }
+
+// lockShared takes the lock shared, without waiting: beside other shared
+// holders (imports of one layer each, Import), never beside a build.
+func lockShared(path string) (*dirLock, error) { return flockFile(path, syscall.LOCK_SH) }
+
+func flockFile(path string, how int) (*dirLock, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, ErrInUse

@@ -7,8 +7,11 @@
 // it initialises MPI (MPI_Init_thread, serialized calls) and returns the
 // process's rank among the job's, which implements tablebase.Cluster:
 // Exchange is an MPI_Alltoall of the counts and an MPI_Alltoallv of the
-// batches, Sum an MPI_Allreduce, Share an MPI_Allgatherv and Broadcast an
-// MPI_Bcast, all on MPI_COMM_WORLD. Finalize ends it; Abort ends the
-// whole job with an exit code (a failed rank must not leave the others
-// waiting in a collective).
+// batches, AllToAll the same for bytes (the captures' lookups and their
+// answers), Sum an MPI_Allreduce, all on MPI_COMM_WORLD. Messages of any
+// size go in pieces under MPI's 32-bit counts (split.go);
+// MANCALA_MPI_MAX_BYTES, a test's knob, lowers that bound so that small
+// builds go in pieces too. Finalize ends
+// it; Abort ends the whole job with an exit code (a failed rank must not
+// leave the others waiting in a collective).
 package mpi

@@ -11,17 +11,19 @@ static MPI_Comm world(void) { return MPI_COMM_WORLD; }
 static MPI_Datatype u32(void) { return MPI_UINT32_T; }
 static MPI_Datatype i64(void) { return MPI_INT64_T; }
 static MPI_Datatype i8(void) { return MPI_INT8_T; }
+static MPI_Datatype u8(void) { return MPI_UINT8_T; }
 static MPI_Datatype cint(void) { return MPI_INT; }
 static MPI_Op sum(void) { return MPI_SUM; }
+static MPI_Op maxOp(void) { return MPI_MAX; }
 */
 import "C"
 
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"runtime"
+	"strconv"
 	"unsafe"
 
 	"github.com/mancala-solver/mancala/tablebase"
@@ -66,16 +68,23 @@ func Join() (Process, error) {
 	var rank, size C.int
 	C.MPI_Comm_rank(C.world(), &rank)
 	C.MPI_Comm_size(C.world(), &size)
-	return &proc{rank: int(rank), size: int(size)}, nil
+	limit := int64(maxCount)
+	if v, err := strconv.ParseInt(os.Getenv("MANCALA_MPI_MAX_BYTES"), 10, 64); err == nil && v > 0 {
+		limit = min(v, limit)
+	}
+	return &proc{rank: int(rank), size: int(size), limit: limit}, nil
 }
 
 // proc is a rank of the job. Its calls are collectives on
 // MPI_COMM_WORLD; an MPI error aborts the job (MPI's default handler).
 type proc struct {
-	rank, size     int
-	bytes, rounds  int64
-	sendc, recvc   []C.int
-	sdispl, rdispl []C.int
+	rank, size int
+	// limit bounds an MPI_Alltoallv call's counts (allToAllv): MPI's
+	// 2^31, or MANCALA_MPI_MAX_BYTES, a test's small figure that makes
+	// every large message go in pieces.
+	limit                int64
+	rounds               int64
+	exchanged, allToAlls int64 // bytes sent other ranks by Exchange, by AllToAll
 }
 
 func (p *proc) Rank() int { return p.rank }
@@ -88,67 +97,75 @@ func (p *proc) Abort(code int) {
 	os.Exit(code)
 }
 
-func (p *proc) Traffic() (int64, int64) { return p.bytes, p.rounds }
-
-// counts returns n ints for MPI's count arrays, rounded up from a Go int
-// that must fit.
-func cnt(n int) (C.int, error) {
-	if n > math.MaxInt32 {
-		return 0, fmt.Errorf("an MPI message of %d values is over MPI's 2^31 count", n)
-	}
-	return C.int(n), nil
-}
-
-func (p *proc) arrays() {
-	if p.sendc == nil {
-		p.sendc, p.recvc = make([]C.int, p.size), make([]C.int, p.size)
-		p.sdispl, p.rdispl = make([]C.int, p.size), make([]C.int, p.size)
-	}
+func (p *proc) Traffic() Traffic {
+	return Traffic{Exchanged: p.exchanged, Rounds: p.rounds, AllToAll: p.allToAlls}
 }
 
 // Exchange sends out[to] to every rank to: one message a destination,
-// the count of Win, then Win, then Lose; counts go first by an
-// MPI_Alltoall, the batches by an MPI_Alltoallv.
+// the count of Win, then Win, then Lose, as uint32s (allToAllv: an
+// MPI_Alltoall of the sizes, then MPI_Alltoallv calls).
 func (p *proc) Exchange(ctx context.Context, _ int, out []tablebase.Batch) ([]tablebase.Batch, error) {
-	p.arrays()
 	total := 0
 	for _, b := range out {
 		total += 1 + len(b.Win) + len(b.Lose)
 	}
 	send := make([]uint32, 0, total)
+	sendc := make([]int64, p.size)
 	for to, b := range out {
-		c, err := cnt(1 + len(b.Win) + len(b.Lose))
-		if err != nil {
-			return nil, err
-		}
-		p.sendc[to], p.sdispl[to] = c, C.int(len(send))
 		send = append(send, uint32(len(b.Win)))
 		send = append(send, b.Win...)
 		send = append(send, b.Lose...)
-		if to != p.rank {
-			p.bytes += 4 * int64(c)
-		}
+		sendc[to] = 4 * int64(1+len(b.Win)+len(b.Lose))
 	}
+	p.exchanged += sent(sendc, p.rank)
 	p.rounds++
-	C.MPI_Alltoall(unsafe.Pointer(&p.sendc[0]), 1, C.cint(), unsafe.Pointer(&p.recvc[0]), 1, C.cint(), C.world())
-	in := 0
-	for from, c := range p.recvc {
-		p.rdispl[from] = C.int(in)
-		in += int(c)
-	}
-	if _, err := cnt(in); err != nil {
-		return nil, err
-	}
-	recv := make([]uint32, in)
-	C.MPI_Alltoallv(unsafe.Pointer(&send[0]), &p.sendc[0], &p.sdispl[0], C.u32(),
-		unsafe.Pointer(&recv[0]), &p.recvc[0], &p.rdispl[0], C.u32(), C.world())
+	recv, recvc := allToAllv(p, wordBytes(send), sendc, p.limit)
+	words := bytesWords(recv)
 	res := make([]tablebase.Batch, p.size)
+	at := int64(0)
 	for from := range res {
-		m := recv[p.rdispl[from] : p.rdispl[from]+p.recvc[from]]
+		m := words[at : at+recvc[from]/4]
+		at += recvc[from] / 4
+		if len(m) == 0 || int(m[0]) > len(m)-1 {
+			return nil, fmt.Errorf("a malformed batch from rank %d", from)
+		}
 		nw := int(m[0])
 		res[from] = tablebase.Batch{Win: m[1 : 1+nw], Lose: m[1+nw:]}
 	}
 	return res, ctx.Err()
+}
+
+// AllToAll sends out[to] to every rank to (allToAllv).
+func (p *proc) AllToAll(ctx context.Context, out [][]byte) ([][]byte, error) {
+	total := 0
+	for _, b := range out {
+		total += len(b)
+	}
+	send := make([]byte, 0, total)
+	sendc := make([]int64, p.size)
+	for to, b := range out {
+		send, sendc[to] = append(send, b...), int64(len(b))
+	}
+	p.allToAlls += sent(sendc, p.rank)
+	recv, recvc := allToAllv(p, send, sendc, p.limit)
+	res := make([][]byte, p.size)
+	at := int64(0)
+	for from := range res {
+		res[from] = recv[at : at+recvc[from] : at+recvc[from]]
+		at += recvc[from]
+	}
+	return res, ctx.Err()
+}
+
+// sent is the bytes of sendc to ranks other than rank.
+func sent(sendc []int64, rank int) int64 {
+	total := int64(0)
+	for to, c := range sendc {
+		if to != rank {
+			total += c
+		}
+	}
+	return total
 }
 
 // Sum is an MPI_Allreduce of x.
@@ -158,35 +175,46 @@ func (p *proc) Sum(ctx context.Context, _ int, x int64) (int64, error) {
 	return total, ctx.Err()
 }
 
-// Share is an MPI_Allgatherv of every rank's range of state, in place.
-func (p *proc) Share(ctx context.Context, state []uint32, span int64) error {
-	p.arrays()
-	n := int64(len(state))
-	for t := range p.size {
-		lo, hi := min(int64(t)*span, n), min(int64(t+1)*span, n)
-		c, err := cnt(int(hi - lo))
-		if err != nil {
-			return err
-		}
-		p.recvc[t], p.rdispl[t] = c, C.int(lo)
-		if lo > math.MaxInt32 {
-			return fmt.Errorf("a layer of %d positions is over MPI's 2^31 displacements", n)
-		}
-	}
-	if n == 0 {
-		return ctx.Err()
-	}
-	C.MPI_Allgatherv(C.MPI_IN_PLACE, 0, C.u32(), unsafe.Pointer(&state[0]), &p.recvc[0], &p.rdispl[0], C.u32(), C.world())
-	return ctx.Err()
+// sizes, most and alltoallv are the rawCalls of allToAllv.
+
+func (p *proc) sizes(send []int64) []int64 {
+	recv := make([]int64, p.size)
+	C.MPI_Alltoall(unsafe.Pointer(&send[0]), 1, C.i64(), unsafe.Pointer(&recv[0]), 1, C.i64(), C.world())
+	return recv
 }
 
-// Broadcast is an MPI_Bcast of values from rank 0, in pieces under
-// MPI's 2^31 count.
-func (p *proc) Broadcast(ctx context.Context, values []int8) error {
-	for len(values) > 0 {
-		k := min(len(values), 1<<30)
-		C.MPI_Bcast(unsafe.Pointer(&values[0]), C.int(k), C.i8(), 0, C.world())
-		values = values[k:]
+func (p *proc) most(x int64) int64 {
+	var m int64
+	C.MPI_Allreduce(unsafe.Pointer(&x), unsafe.Pointer(&m), 1, C.i64(), C.maxOp(), C.world())
+	return m
+}
+
+func (p *proc) alltoallv(send []byte, sendc, sdispl []int32, recv []byte, recvc, rdispl []int32) {
+	C.MPI_Alltoallv(bufPtr(send), cints(sendc), cints(sdispl), C.u8(),
+		bufPtr(recv), cints(recvc), cints(rdispl), C.u8(), C.world())
+}
+
+// cints is an int32 slice as MPI's C int array (the same type on every
+// platform Open MPI supports).
+func cints(c []int32) *C.int { return (*C.int)(unsafe.Pointer(unsafe.SliceData(c))) }
+
+// bufPtr is a buffer's address, or a byte's for an empty one (whose
+// counts are all 0).
+func bufPtr(b []byte) unsafe.Pointer {
+	if len(b) == 0 {
+		return unsafe.Pointer(&empty)
 	}
-	return ctx.Err()
+	return unsafe.Pointer(&b[0])
+}
+
+var empty byte
+
+// wordBytes and bytesWords view uint32s as bytes and back (allToAllv's
+// buffers are 8-byte aligned).
+func wordBytes(w []uint32) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), 4*len(w))
+}
+
+func bytesWords(b []byte) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4)
 }

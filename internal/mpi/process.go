@@ -12,7 +12,13 @@ type Process interface {
 	// Abort ends every process of the job (MPI_Abort) with code as the
 	// exit status; it does not return.
 	Abort(code int)
-	// Traffic returns the bytes this rank has sent other ranks in
-	// Exchange (batches and their counts), and the rounds.
-	Traffic() (bytes, rounds int64)
+	// Traffic returns what this rank has sent other ranks.
+	Traffic() Traffic
+}
+
+// Traffic is what a rank has sent other ranks: the bytes of the
+// propagation's Exchange (batches and their counts) and its rounds, and
+// the bytes of AllToAll (the captures' lookups and answers).
+type Traffic struct {
+	Exchanged, Rounds, AllToAll int64
 }
