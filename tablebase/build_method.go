@@ -215,6 +215,9 @@ func (forwardMethod) solve(ctx context.Context, b *builder, p methodPlan) (solve
 	if err != nil {
 		return solved{}, err
 	}
+	if b.stored && p.Seeds == b.opts.MaxSeeds {
+		s.exitsDone = b.dropLower
+	}
 	state, err := s.forward(ctx)
 	b.edges = s.edges
 	return solved{values: state.val, dist8: state.dist, method: "forward", rounds: s.rounds}, diskErr(err, disk)
@@ -324,11 +327,15 @@ func diskErr(err error, disk *diskLower) error {
 func (b *builder) newSolver(p methodPlan) (*layerSolver, *diskLower, error) {
 	n := p.Seeds
 	b.keepValues = p.lower.keep
+	_, forward := p.method.(forwardMethod)
+	if !forward {
+		b.unpackLower() // only the forward pass reads packed layers
+	}
 	lower, disk, err := b.lowerSource(n, p.lower)
 	if err != nil {
 		return nil, nil, err
 	}
-	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: p.Positions, lower: lower,
+	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: p.Positions, lower: lower, packed: b.packed,
 		threads: b.opts.Threads, prog: newProgress(n, p.Positions, b.opts.Progress), partitions: b.opts.Parts,
 		spillPath: b.spillPath(n)}
 	if m, ok := p.method.(partsMethod); ok && b.opts.Cluster != nil {
