@@ -374,7 +374,7 @@ func (b *builder) resume() (int, error) {
 			damage = err
 			break
 		}
-		b.lower = append(b.lower, values)
+		b.keep(info.Seeds, values, canForward(b.v))
 		b.trimLower()
 		b.movesPerPosition = float64(info.InnerMoves) / float64(info.Positions)
 		b.storedBytes += info.StoredBytes + info.DistanceBytes
@@ -575,14 +575,15 @@ func (b *builder) lowerSource(n int, p lowerPlan) (lowerValues, *diskLower, erro
 // stay).
 func (b *builder) trimLower() {
 	held := int64(0)
-	for m, values := range b.lower {
-		if values != nil {
+	for m := range b.lower {
+		if b.holds(m) {
 			held += b.ix.Size(m)
 		}
 	}
 	for m := 0; m < len(b.lower) && held > b.opts.MemBytes/2; m++ {
-		if b.lower[m] != nil {
-			b.lower[m], held = nil, held-b.ix.Size(m)
+		if b.holds(m) {
+			b.drop(m)
+			held -= b.ix.Size(m)
 		}
 	}
 }
