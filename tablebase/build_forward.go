@@ -72,11 +72,14 @@ import (
 // measure runs from 0 to (Pits-1)*n, so a forced line has at most
 // (Pits-1)*n moves inside the layer and one exit, 156 plies at most on
 // the 12-pit board's largest one-machine layer (31) and 241 for 5 pits and
-// 60 seeds (a longer one is an error, never a wrong distance). Between the
-// two passes the same bytes hold each position's best exit (its distance
-// is always 1). The values array is the layer's values as the layers above
-// read them, with no copy. The row tables are small (C(n+Pits, Pits) rows,
-// twice).
+// 60 seeds (a longer one is an error, never a wrong distance). The exit
+// pass holds the values alone, each position's best exit so far, beside
+// the lower layers (held packed, packValues: 5 bits a value up to layer
+// 31); the distances are allocated after it (markExits), when the top
+// layer of a build has let the lower layers go (exitsDone), so that at
+// most one byte a position of the layer sits beside them. The values array
+// is the layer's values, packed for the layers above once encoded. The
+// row tables are small (C(n+Pits, Pits) rows, twice).
 
 // forwardBytes is the forward pass's bytes a position of its layer: the
 // value and the distance (2), and while the layer is encoded the
