@@ -3,6 +3,7 @@ package tablebase
 import (
 	"context"
 	"encoding/binary"
+	"sync"
 
 	"github.com/cespare/xxhash/v2"
 	"golang.org/x/sync/errgroup"
@@ -22,19 +23,36 @@ type encodedLayer struct {
 // propagation state it converts one block at a time, so that a large layer
 // is never held as state, values and distances at once (the values alone
 // are kept, when keepValues says the layers above read them from memory).
-func encodeLayer(ctx context.Context, c codec, threads int, res solved, keepValues bool) (encodedLayer, error) {
+// The forward pass's arrays are let go of in res as soon as they are
+// encoded, the distances first, so that their memory serves the blocks.
+func encodeLayer(ctx context.Context, c codec, threads int, res *solved, keepValues bool) (encodedLayer, error) {
 	var e encodedLayer
 	var err error
 	if res.dist8 != nil { // the forward pass: one byte a distance, widened a block at a time
-		if e.blocks, e.stored, err = encodeBlocks(ctx, threads, res.values, c.encodeValues); err != nil {
-			return e, err
+		var wide sync.Pool // a block's widened distances, reused: less for the collector
+		encodeDist := func(chunk []uint8) []byte {
+			buf, ok := wide.Get().(*[]uint16)
+			if !ok {
+				buf = new([]uint16)
+			}
+			*buf = widenInto(*buf, chunk)
+			blk := c.encodeDistances(*buf)
+			wide.Put(buf)
+			return blk
 		}
-		encodeDist := func(chunk []uint8) []byte { return c.encodeDistances(widen(chunk)) }
 		if e.distBlocks, e.distStored, err = encodeBlocks(ctx, threads, res.dist8, encodeDist); err != nil {
 			return e, err
 		}
-		e.checksum, e.distChecksum, e.maxDistance = xxhash.Sum64(int8Bytes(res.values)), distanceChecksum(res.dist8), maxOf(res.dist8)
-		e.values = res.values
+		e.distChecksum, e.maxDistance = distanceChecksum(res.dist8), maxOf(res.dist8)
+		res.dist8 = nil
+		if e.blocks, e.stored, err = encodeBlocks(ctx, threads, res.values, c.encodeValues); err != nil {
+			return e, err
+		}
+		e.checksum = xxhash.Sum64(int8Bytes(res.values))
+		if keepValues {
+			e.values = res.values
+		}
+		res.values = nil
 		return e, nil
 	}
 	if res.state == nil {
@@ -184,8 +202,15 @@ func encodeBlocks[T any](ctx context.Context, threads int, values []T, encode fu
 }
 
 // widen returns one-byte distances as uint16s.
-func widen(dist []uint8) []uint16 {
-	wide := make([]uint16, len(dist))
+func widen(dist []uint8) []uint16 { return widenInto(nil, dist) }
+
+// widenInto returns one-byte distances as uint16s in wide's memory when
+// it has room, else in a new slice.
+func widenInto(wide []uint16, dist []uint8) []uint16 {
+	if cap(wide) < len(dist) {
+		wide = make([]uint16, len(dist))
+	}
+	wide = wide[:len(dist)]
 	for i, d := range dist {
 		wide[i] = uint16(d)
 	}

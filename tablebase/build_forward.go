@@ -72,11 +72,14 @@ import (
 // measure runs from 0 to (Pits-1)*n, so a forced line has at most
 // (Pits-1)*n moves inside the layer and one exit, 156 plies at most on
 // the 12-pit board's largest one-machine layer (31) and 241 for 5 pits and
-// 60 seeds (a longer one is an error, never a wrong distance). Between the
-// two passes the same bytes hold each position's best exit (its distance
-// is always 1). The values array is the layer's values as the layers above
-// read them, with no copy. The row tables are small (C(n+Pits, Pits) rows,
-// twice).
+// 60 seeds (a longer one is an error, never a wrong distance). The exit
+// pass holds the values alone, each position's best exit so far, beside
+// the lower layers (held packed, packValues: 5 bits a value up to layer
+// 31); the distances are allocated after it (markExits), when the top
+// layer of a build has let the lower layers go (exitsDone), so that at
+// most one byte a position of the layer sits beside them. The values array
+// is the layer's values, packed for the layers above once encoded. The
+// row tables are small (C(n+Pits, Pits) rows, twice).
 
 // forwardBytes is the forward pass's bytes a position of its layer: the
 // value and the distance (2), and while the layer is encoded the
@@ -177,7 +180,14 @@ func newRows(ix *Index, n int, weigh bool) *rowTable {
 		}
 	}
 	walk(0, n, 0)
-	t := &rowTable{start: make([][]int, n+1)}
+	rows := 0
+	for _, groups := range byGroup {
+		for _, group := range groups {
+			rows += len(group)
+		}
+	}
+	t := &rowTable{start: make([][]int, n+1), rows: make([]uint64, 0, rows), own: make([]uint64, 0, rows),
+		opp: make([]uint64, 0, rows), opp1: make([]uint64, 0, rows)}
 	for s := 0; s <= n; s++ {
 		t.start[s] = make([]int, maxW+2)
 		for w := 0; w <= maxW; w++ {
@@ -233,21 +243,22 @@ func (t *rowTable) jobs(n, m int, out []forwardJob) []forwardJob {
 // each measure shared by the threads. It returns the propagation-format
 // value and distance of every position.
 func (s *layerSolver) forward(ctx context.Context) (fwdState, error) {
-	state := fwdState{val: make([]int8, s.size), dist: make([]uint8, s.size)}
+	state := fwdState{val: make([]int8, s.size)}
 	hugepage.Advise(state.val)
+	exits := newRows(s.ix, s.n, false)
+	if err := s.forwardExits(ctx, exits, state); err != nil {
+		return fwdState{}, err
+	}
+	t := newRowTable(s.ix, s.n) // before exitsDone, which collects its scratch
+	if s.exitsDone != nil {
+		s.lower, s.packed = nil, nil
+		s.exitsDone() // the lower layers are read no more
+	}
+	state.dist = make([]uint8, s.size)
 	hugepage.Advise(state.dist)
-	if err := parallel(ctx, s.threads, s.size, BlockSize, func(lo, hi int64) error {
-		for i := range state.dist[lo:hi] {
-			state.dist[lo+int64(i)] = fwdUnsolved // the order check (errForwardOrder) relies on it
-		}
-		return nil
-	}); err != nil {
+	if err := s.markExits(ctx, exits, state); err != nil {
 		return fwdState{}, err
 	}
-	if err := s.forwardExits(ctx, state); err != nil {
-		return fwdState{}, err
-	}
-	t := newRowTable(s.ix, s.n)
 	var edges atomic.Int64
 	var jobs []forwardJob
 	for m := (s.ix.pits - 1) * s.n; m >= 0; m-- {
@@ -347,7 +358,10 @@ type forwarder struct {
 	t     *rowTable
 	state fwdState
 	mem   memLower // the lower layers held in memory (a layer read from disk is nil), or nil
-	edges int64    // moves inside the layer seen so far
+	// packed holds the lower layers kept packed (a layer not in it, or
+	// not held, is in mem or read from disk).
+	packed []packedValues
+	edges  int64 // moves inside the layer seen so far
 
 	moves []forwardMove
 	// The exit pass's tile: the moves of its own row i are
@@ -360,7 +374,7 @@ type forwarder struct {
 }
 
 func newForwarder(s *layerSolver, t *rowTable, state fwdState) *forwarder {
-	f := &forwarder{s: s, t: t, state: state, moves: make([]forwardMove, 0, position.MaxPits)}
+	f := &forwarder{s: s, t: t, state: state, packed: s.packed, moves: make([]forwardMove, 0, position.MaxPits)}
 	switch l := s.lower.(type) {
 	case memLower:
 		f.mem = l
@@ -370,8 +384,16 @@ func newForwarder(s *layerSolver, t *rowTable, state fwdState) *forwarder {
 	return f
 }
 
-// held reports whether lower layer n is in memory.
+// held reports whether lower layer n is in memory as int8s.
 func (f *forwarder) held(n int) bool { return f.mem != nil && f.mem[n] != nil }
+
+// packedAt returns lower layer n when it is held packed, else nil.
+func (f *forwarder) packedAt(n int) *packedValues {
+	if n < len(f.packed) && f.packed[n].held() {
+		return &f.packed[n]
+	}
+	return nil
+}
 
 // block solves the positions of job j and returns how many there are.
 func (f *forwarder) block(j forwardJob) (int64, error) {
@@ -553,6 +575,24 @@ func (f *forwarder) foldExits(m *forwardMove, t *rowTable, lo int, keys []int32)
 		}
 		return
 	}
+	if lower := f.packedAt(m.layer); lower != nil {
+		switch m.kind {
+		case moveAgain:
+			opp1 := t.opp1[lo : lo+len(keys)]
+			for j := range keys {
+				v := position.SownValue(1, true, int(lower.value(m.k+opp1[j])))
+				keys[j] = max(keys[j], moveKey(v, 1))
+			}
+			return
+		case moveOver:
+			rows, ix := t.rows[lo:lo+len(keys)], f.s.ix
+			for j := range keys {
+				v := position.SownValue(m.sow.Banked, false, int(lower.value(ix.ownRank(rows[j]+m.sow.OppAdd)+m.k)))
+				keys[j] = max(keys[j], moveKey(v, 1))
+			}
+			return
+		}
+	}
 	for j := range keys {
 		if key, ok := f.exitChild(m, t, lo+j); ok {
 			keys[j] = max(keys[j], key)
@@ -604,6 +644,8 @@ func (f *forwarder) exitKey(captured int, again bool, layer int, r uint64) int32
 	var v int8
 	if f.held(layer) {
 		v = f.mem[layer][r]
+	} else if p := f.packedAt(layer); p != nil {
+		v = p.value(r)
 	} else {
 		v = f.s.lower.value(layer, r)
 	}
@@ -628,9 +670,9 @@ const exitTile = 32
 // exitJob is own rows [lo, hi) of the exit table's group (seeds, 0).
 type exitJob struct{ seeds, lo, hi int }
 
-// forwardExits is the exit pass over the layer on s.threads workers.
-func (s *layerSolver) forwardExits(ctx context.Context, state fwdState) error {
-	t := newRows(s.ix, s.n, false)
+// forwardExits is the exit pass over the layer on s.threads workers, t
+// the exit table (newRows unweighed).
+func (s *layerSolver) forwardExits(ctx context.Context, t *rowTable, state fwdState) error {
 	var jobs []exitJob
 	for own := 1; own < s.n; own++ { // a row of 0 seeds: the game is over
 		lo, hi := t.group(own, 0)
@@ -638,27 +680,34 @@ func (s *layerSolver) forwardExits(ctx context.Context, state fwdState) error {
 			jobs = append(jobs, exitJob{own, a, min(a+exitTile, hi)})
 		}
 	}
+	// One forwarder a worker, not a job: a job's forwarder was 40 KB of
+	// garbage (its tile, its keys), and the 7,000 jobs of layer 20 ran
+	// the collector every few megabytes.
+	var pool sync.Pool
 	return parallel(ctx, s.threads, int64(len(jobs)), 1, func(lo, hi int64) error {
-		f := newForwarder(s, t, state)
+		f, ok := pool.Get().(*forwarder)
+		if !ok {
+			f = newForwarder(s, t, state)
+		}
 		for _, j := range jobs[lo:hi] {
 			f.exitBlock(j)
 		}
+		pool.Put(f)
 		return nil
 	})
 }
 
-// exitBlock folds the exits of job j's positions into their partial keys,
-// or their final states when they have no move that stays in the layer
-// (a quarter of kalah's layer 20), which the measure sweep then skips.
+// exitBlock folds the exits of job j's positions into their partial keys
+// in their value bytes. For a position with no move that stays in the
+// layer (a quarter of kalah's layer 20) that is its final value, and
+// markExits gives it its distance, 1; the measure sweep skips it.
 func (f *forwarder) exitBlock(j exitJob) {
 	t := f.t
 	f.tile = f.tile[:0]
-	var final [exitTile]bool // the row's moves all leave the layer
 	for a := j.lo; a < j.hi; a++ {
 		f.prepare(t.rows[a])
 		f.tile = append(f.tile, f.moves...)
 		f.tileEnd[a-j.lo] = len(f.tile)
-		final[a-j.lo] = !f.staysIn()
 	}
 	blo, bhi := t.group(f.s.n-j.seeds, 0)
 	for lo := blo; lo < bhi; lo += forwardBatch {
@@ -675,12 +724,6 @@ func (f *forwarder) exitBlock(j exitJob) {
 				f.foldExits(&moves[i], t, lo, keys)
 			}
 			base := t.own[a]
-			if final[a-j.lo] {
-				for k, key := range keys {
-					_ = f.state.set(base+opp[k], key) // an exit's distance is 1
-				}
-				continue
-			}
 			for k, key := range keys {
 				f.state.val[base+opp[k]] = exitsState(key)
 			}
@@ -705,4 +748,52 @@ func exitsKey(v int8) int32 {
 		return math.MinInt32
 	}
 	return moveKey(int(v), 1)
+}
+
+// markExits writes the distance bytes after the exit pass, t the exit
+// table: for the positions the exit pass solved (their own row's moves
+// all leave the layer, and there is one) 1, or 0 for a value of 0 (doc.go),
+// and fwdUnsolved for the others
+// (the order check, errForwardOrder, relies on it). The distances are
+// allocated only now, so that the exit pass holds the lower layers beside
+// the values alone. The writes go in rank order: the positions of one
+// opponent row and own rows of s seeds are consecutive ranks.
+func (s *layerSolver) markExits(ctx context.Context, t *rowTable, state fwdState) error {
+	mark := make([]uint8, len(t.rows))
+	f := newForwarder(s, t, fwdState{})
+	for a, row := range t.rows {
+		mark[a] = fwdUnsolved
+		if seeds := position.RowSeeds(row); seeds > 0 && seeds < s.n {
+			if f.prepare(row); !f.staysIn() {
+				mark[a] = 1
+			}
+		}
+	}
+	type markJob struct{ seeds, lo, hi int }
+	var jobs []markJob
+	for own := 0; own <= s.n; own++ {
+		alo, ahi := t.group(own, 0)
+		blo, bhi := t.group(s.n-own, 0)
+		step := max(1, BlockSize/max(1, ahi-alo))
+		for b := blo; b < bhi; b += step {
+			jobs = append(jobs, markJob{own, b, min(b+step, bhi)})
+		}
+	}
+	return parallel(ctx, s.threads, int64(len(jobs)), 1, func(lo, hi int64) error {
+		for _, j := range jobs[lo:hi] {
+			alo, ahi := t.group(j.seeds, 0)
+			own, marks := t.own[alo:ahi], mark[alo:ahi]
+			for b := j.lo; b < j.hi; b++ {
+				base := t.opp[b]
+				for i, r := range own {
+					d := marks[i]
+					if d == 1 && state.val[base+r] == 0 {
+						d = 0
+					}
+					state.dist[base+r] = d
+				}
+			}
+		}
+		return nil
+	})
 }

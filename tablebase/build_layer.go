@@ -25,13 +25,20 @@ const chunkSize = 1 << 14
 // below it. Fields set once are read by every worker; the arrays are
 // written position by position, each position by one worker.
 type layerSolver struct {
-	v       *position.Variant
-	ix      *Index
-	n       int
-	size    int64
-	lower   lowerValues // values of layers 0..n-1
-	threads int
-	prog    *progress
+	v     *position.Variant
+	ix    *Index
+	n     int
+	size  int64
+	lower lowerValues // values of layers 0..n-1
+	// packed holds the lower layers the forward pass kept packed
+	// (packValues; lower has nil for them); it may be shorter than n.
+	packed []packedValues
+	// exitsDone, when not nil, is called by the forward pass once its
+	// exit pass has read the lower layers for the last time, with lower
+	// and packed let go: no layer above needs them (dropLower).
+	exitsDone func()
+	threads   int
+	prog      *progress
 	// spillPath is the temporary file for graph arrays that do not fit
 	// in memory (build_graph.go, build_spill_linux.go); "" when there is no tablebase directory.
 	spillPath string

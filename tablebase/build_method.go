@@ -248,6 +248,9 @@ func (forwardMethod) solve(ctx context.Context, b *builder, p methodPlan) (solve
 	if err != nil {
 		return solved{}, err
 	}
+	if b.stored && p.Seeds == b.opts.MaxSeeds {
+		s.exitsDone = b.dropLower
+	}
 	state, err := s.forward(ctx)
 	b.edges = s.edges
 	return solved{values: state.val, dist8: state.dist, method: "forward", rounds: s.rounds}, diskErr(err, disk)
@@ -356,7 +359,7 @@ func diskErr(err error, disk *diskLower) error {
 // read from disk.
 func (b *builder) newSolver(p methodPlan) (*layerSolver, *diskLower, error) {
 	n := p.Seeds
-	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: p.Positions, hi: p.Positions,
+	s := &layerSolver{v: b.v, ix: b.ix, n: n, size: p.Positions, hi: p.Positions, packed: b.packed,
 		threads: b.opts.Threads, prog: newProgress(n, p.Positions, b.opts.Progress), partitions: b.opts.Parts,
 		spillPath: b.spillPath(n)}
 	if c := b.opts.Cluster; c != nil {
@@ -370,6 +373,9 @@ func (b *builder) newSolver(p methodPlan) (*layerSolver, *diskLower, error) {
 		return s, nil, nil
 	}
 	b.keepValues = p.lower.keep
+	if _, forward := p.method.(forwardMethod); !forward {
+		b.unpackLower() // only the forward pass reads packed layers
+	}
 	lower, disk, err := b.lowerSource(n, p.lower)
 	s.lower = lower
 	return s, disk, err

@@ -33,7 +33,8 @@
 //     the prober and for a build's lower layers.
 //   - build_*.go, build.go: the retrograde build, layer by layer.
 //     build_progress.go counts a layer's work; build_lower.go gives the
-//     lower layers' values, in memory or from the store;
+//     lower layers' values, in memory (packed for kalah's forward pass)
+//     or from the store;
 //     build_layer.go is the layer solver and its first pass (exits, move
 //     counts, in-degrees); build_iterate.go value iteration;
 //     build_graph.go the predecessor graph, in memory or in a mapped file

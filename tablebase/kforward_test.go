@@ -3,8 +3,10 @@ package tablebase
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -175,6 +177,40 @@ func TestPlanKalah30(t *testing.T) {
 	for n := 0; n <= 30; n++ {
 		if p := b.plan(n, 1.5); p.Method != "forward" || p.MemBytes > b.opts.MemBytes {
 			t.Errorf("layer %d: %s, %d bytes of %d", n, p.Method, p.MemBytes, b.opts.MemBytes)
+		}
+	}
+}
+
+// TestPackValues: a layer's values of the form 2a - m come back from the
+// packed layer as they went in, at every width up to layer 70 and at
+// lengths that end anywhere in a byte; a value of the other parity or
+// beyond the layer leaves the layer unpacked.
+func TestPackValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, m := range []int{0, 1, 2, 3, 7, 8, 15, 16, 19, 20, 31, 32, 63, 64, 70} {
+		for _, size := range []int{1, 7, 8, 9, 1000, 4099} {
+			values := make([]int8, size)
+			for i := range values {
+				values[i] = int8(2*rng.IntN(m+1) - m)
+			}
+			values[0], values[size-1] = int8(m), int8(-m)
+			p, ok := packValues(values, m)
+			if !ok {
+				t.Fatalf("layer %d: not packed", m)
+			}
+			for r, v := range values {
+				if got := p.value(uint64(r)); got != v {
+					t.Fatalf("layer %d, %d values: rank %d is %d, want %d", m, size, r, got, v)
+				}
+			}
+			if got := p.unpack(int64(size)); !slices.Equal(got, values) {
+				t.Fatalf("layer %d: unpack differs", m)
+			}
+		}
+	}
+	for _, bad := range [][]int8{{1, 3, 5}, {4, -5, 2}, {5, 7}} {
+		if _, ok := packValues(bad, 4); ok {
+			t.Errorf("%v packed as layer 4", bad)
 		}
 	}
 }

@@ -104,7 +104,7 @@ func summaryOf(w []uint64) partSummary {
 // writeOwnPart encodes and writes this rank's part of layer n: size
 // positions from rank lo, in res.
 func (b *builder) writeOwnPart(ctx context.Context, n, rank int, lo, size int64, res solved) (partSummary, error) {
-	enc, err := encodeLayer(ctx, b.parts.codec, b.opts.Threads, res, false)
+	enc, err := encodeLayer(ctx, b.parts.codec, b.opts.Threads, &res, false)
 	if err != nil {
 		return partSummary{}, err
 	}
