@@ -53,7 +53,7 @@ as damage.`,
 	})
 	c.Flags().StringVar(&opts.parts, "parts", "", "the directory of the build's parts (required)")
 	_ = c.MarkFlagRequired("parts")
-	c.Flags().IntVar(&opts.layer, "layer", -1, "import layer N only, beside imports of other layers (default: every layer)")
+	c.Flags().IntVar(&opts.layer, "layer", -1, "import layer N only, beside imports of other layers (-1: every layer)")
 	addTBFlag(c, &opts.tb)
 	addJSONFlag(c, &opts.json)
 	return c
