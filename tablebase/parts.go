@@ -339,21 +339,10 @@ func writePart(path string, lo, positions int64, blocks, distBlocks [][]byte) (i
 	binary.LittleEndian.PutUint64(tr[16:], uint64(positions))
 	binary.LittleEndian.PutUint64(tr[24:], at)
 	w.Write(buf)
-	err = w.err
-	if serr := f.Sync(); err == nil {
-		err = serr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := commitTemp(f, tmp, path, w.err); err != nil {
 		return 0, 0, err
 	}
-	return w.n, h.Sum64(), syncDir(filepath.Dir(path))
+	return w.n, h.Sum64(), nil
 }
 
 // countWriter counts the bytes written and keeps the first error.

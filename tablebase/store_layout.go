@@ -168,6 +168,14 @@ func writeFileSynced(path string, data []byte) error {
 		return err
 	}
 	_, err = f.Write(data)
+	return commitTemp(f, tmp, path, err)
+}
+
+// commitTemp ends the writing of a temporary file f (named tmp, written
+// with the error err so far): sync, close, rename over path, sync of the
+// directory. On any error the temporary file is removed and path left as
+// it was.
+func commitTemp(f *os.File, tmp, path string, err error) error {
 	if serr := f.Sync(); err == nil {
 		err = serr
 	}
