@@ -66,8 +66,11 @@ func startEngine(ctx context.Context, name, command string, timeout time.Duratio
 		e.err = cmd.Wait()
 		close(e.done)
 	}()
-	err = e.send("uci")
-	if err == nil {
+	if err = e.send("uci"); err == nil {
+		_, err = e.await("uciok", timeout)
+	} else if e.exited(time.Second) {
+		// Gone before it read "uci" (a race with its exit): its exit is
+		// the reason, as when it exits after reading it.
 		_, err = e.await("uciok", timeout)
 	}
 	if err == nil {
@@ -183,6 +186,16 @@ func (e *engine) awaitCtx(ctx context.Context, word string, timeout time.Duratio
 		case <-timer.C:
 			return "", protocolErr("%s: no %s within %v", e.name, word, timeout)
 		}
+	}
+}
+
+// exited reports whether the process has exited, waiting at most wait.
+func (e *engine) exited(wait time.Duration) bool {
+	select {
+	case <-e.done:
+		return true
+	case <-time.After(wait):
+		return false
 	}
 }
 
