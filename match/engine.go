@@ -96,9 +96,7 @@ func (e *engine) startErr(err error) error {
 			err = errors.New(strings.TrimPrefix(strings.TrimPrefix(r, ":"), " "))
 		}
 	}
-	select {
-	case <-e.done:
-	case <-time.After(time.Second):
+	if !e.exited(time.Second) {
 		return err // still running: its own breach
 	}
 	var exit *exec.ExitError
@@ -201,15 +199,13 @@ func (e *engine) exited(wait time.Duration) bool {
 
 // exitNote is ", status S" once the process has exited, else "".
 func (e *engine) exitNote() string {
-	select {
-	case <-e.done:
-		if e.err != nil {
-			return " (" + e.err.Error() + ")"
-		}
-		return " (exit status 0)"
-	case <-time.After(200 * time.Millisecond):
+	switch {
+	case !e.exited(200 * time.Millisecond):
 		return ""
+	case e.err != nil:
+		return " (" + e.err.Error() + ")"
 	}
+	return " (exit status 0)"
 }
 
 // bestmove sends position and go and waits up to timeout for bestmove,
