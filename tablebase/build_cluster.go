@@ -29,10 +29,15 @@ import (
 // layer from the parts (resumeParts). Memory a rank is about 1/P of a
 // one-machine build's (heldBytes): no layer is gathered anywhere.
 //
+// A layer may pass 2^32 positions (awari's layers 32..48) as long as a
+// rank's range of it is under 2^32 (clusterPlan refuses it otherwise,
+// naming the ranks it needs): the ranks inside a range (frontiers,
+// batches, lookups) are 32-bit and relative to its start, the layer's
+// ranks (ranges, predecessors, part files) 64-bit.
+//
 // What this does not do yet: kalah's forward pass, value iteration and
-// the graph are not split (such a build is refused, chooseMethod); a
-// layer's positions are 32-bit ranks (MaxLayerPositions) across processes
-// too; nothing picks P; the tablebase is read only after an import (no
+// the graph are not split (such a build is refused, chooseMethod);
+// nothing picks P; the tablebase is read only after an import (no
 // prober over the parts).
 
 // Cluster is the transport of a build across processes: this process's
@@ -67,7 +72,7 @@ func ownRange(size int64, c Cluster) (int64, int64) {
 // its own range, are summed over the ranks.
 func (s *layerSolver) propagateOwnPart(ctx context.Context, g *graph, state []uint32, span int64) ([]uint32, error) {
 	c, t := s.cluster, s.cluster.Rank()
-	r := &rankPart{s: s, g: g, state: state, t: t, lo: s.lo, hi: s.hi, span: span, parts: s.partitions, ex: c}
+	r := &rankPart{s: s, g: g, state: state, t: t, lo: s.lo, hi: s.hi, first: s.origin, span: span, parts: s.partitions, ex: c}
 	if err := r.run(ctx); err != nil {
 		return nil, err
 	}
@@ -220,3 +225,12 @@ func (b *builder) noteHeld(s *layerSolver) {
 	}
 	b.heldBytes = max(b.heldBytes, held)
 }
+
+// rankOrigin is 0 but in tests: the first rank of every layer as a build
+// across processes numbers the positions inside a layer (its ranges, its
+// frontiers, the predecessors un-sown), so that a test of layers small
+// enough to build here runs those paths on ranks past 2^32, as a layer
+// of more than 2^32 positions would (cluster64_test.go). A multiple of
+// BlockSize; the store, the parts and the lookups of the lower layers
+// are given the layer's own ranks.
+var rankOrigin uint64

@@ -59,8 +59,10 @@ type layerSolver struct {
 	ownLower   func(m int, rel uint32) int8
 	// The layer's arrays (exit, terminal, state, count) hold the
 	// positions of ranks [lo, hi): the whole layer on one machine, this
-	// rank's range across processes.
+	// rank's range across processes, where the ranks are counted from
+	// origin (0, but for tests: rankOrigin).
 	lo, hi int64
+	origin uint64
 	rounds int // propagation rounds so far: one a distance level of a threshold
 
 	// unranker is the layer's table-assisted Unrank for un-sowing, made
@@ -282,7 +284,7 @@ func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
 func (s *layerSolver) scanRange(lo, hi int64, indeg []uint16, termMu *sync.Mutex, q *captureQueries) (int64, int64, error) {
 	var buf [position.MaxPits]position.Move
 	var exits exitBatch
-	c := s.ix.newCursor(s.n, uint64(lo))
+	c := s.ix.newCursor(s.n, uint64(lo)-s.origin)
 	inner, keep, wrapped := int64(0), int64(0), false
 	fillExits, fillCounts := s.pass != scanCounts, s.pass != scanExits
 	for i := lo; i < hi; i++ {

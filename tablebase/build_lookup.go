@@ -100,9 +100,9 @@ func lowerSpans(ix *Index, n, parts int) []int64 {
 // (partRanges), in lookup rounds (see above). It returns the moves that
 // stay in the layer and how many of them keep the mover.
 func (s *layerSolver) scanOwn(ctx context.Context) (int64, int64, error) {
-	ranks, t := s.cluster.Size(), int64(s.cluster.Rank())
-	span := partRanges(s.size, ranks)
-	ownLo, ownHi := min(t*span, s.size), min((t+1)*span, s.size)
+	ranks := s.cluster.Size()
+	span := partRanges(s.size, ranks) // every rank makes span/lookupChunk rounds
+	ownLo, ownHi := s.lo, s.hi
 	var edges, keeps atomic.Int64
 	var termMu sync.Mutex
 	for start := int64(0); start < span; start += lookupChunk {

@@ -91,17 +91,18 @@ type methodPlan struct {
 // variant allows it and it fits the budget (awari, oware), the graph
 // where it fits in memory or, spilled, on disk, and value iteration when
 // nothing else fits. It refuses a layer too large for one machine's
-// ranks (MaxLayerPositions), a method that cannot solve the variant, and
+// ranks (MaxLayerPositions; across processes, a rank's range too large:
+// clusterPlan), a method that cannot solve the variant, and
 // a budget below the least any allowed method needs, each naming the
 // layer and, for memory, the bytes in human units.
 func chooseMethod(sh *layerShape) (methodPlan, error) {
+	if sh.cluster {
+		return clusterPlan(sh)
+	}
 	if size := sh.size(); size >= MaxLayerPositions {
 		need := fitted(sh).MemBytes
 		return methodPlan{}, fmt.Errorf("layer %d: %s positions, more than one machine's build ranks (2^32 a layer); it would need about %s of memory: a layer this large is built across machines (docs/distributed-build.md)",
 			sh.n, humanize.Comma(size), humanize.IBytes(uint64(need)))
-	}
-	if sh.cluster {
-		return clusterPlan(sh)
 	}
 	var m layerMethod
 	switch sh.forced {
@@ -135,7 +136,10 @@ func chooseMethod(sh *layerShape) (methodPlan, error) {
 // clusterPlan is chooseMethod for a rank of a build across processes:
 // un-sowing in parts, the only method split by range (awari and oware;
 // another is refused), with the memory of this rank's range of the layer
-// and of the lower layers (build_cluster.go).
+// and of the lower layers (build_cluster.go). A layer may pass 2^32
+// positions, but not a rank's range of it (MaxLayerPositions: the
+// ranks inside a range are 32-bit); such a layer is refused, naming the
+// ranks it needs.
 func clusterPlan(sh *layerShape) (methodPlan, error) {
 	if sh.forced != MethodAuto && sh.forced != MethodUnsow {
 		return methodPlan{}, fmt.Errorf("a build across processes un-sows; it cannot use another method")
@@ -145,6 +149,10 @@ func clusterPlan(sh *layerShape) (methodPlan, error) {
 		return methodPlan{}, fmt.Errorf("layer %d: %w: a build across processes un-sows (awari and oware)", sh.n, err)
 	}
 	span := partRanges(sh.size(), sh.parts)
+	if span >= MaxLayerPositions {
+		return methodPlan{}, fmt.Errorf("layer %d: %s positions: a rank's range of it at %d ranks is %s positions, and a range must be under 2^32: it needs at least %d ranks",
+			sh.n, humanize.Comma(sh.size()), sh.parts, humanize.Comma(span), ranksNeeded(sh.size()))
+	}
 	lower := int64(0)
 	for k := range sh.n {
 		lower += partRanges(sh.sizes[k], sh.parts)
@@ -159,6 +167,17 @@ func clusterPlan(sh *layerShape) (methodPlan, error) {
 			sh.n, humanize.IBytes(uint64(sh.budget)), sh.parts, humanize.IBytes(uint64(mem)))
 	}
 	return p, nil
+}
+
+// ranksNeeded is the fewest ranks whose ranges of a layer of size
+// positions (partRanges) are each under MaxLayerPositions.
+func ranksNeeded(size int64) int {
+	const most = MaxLayerPositions - BlockSize // the largest range under 2^32
+	parts := int((size + most - 1) / most)
+	for parts > 1 && partRanges(size, parts-1) < MaxLayerPositions {
+		parts--
+	}
+	return max(parts, 1)
 }
 
 // fitted is the plan chooseMethod would make for sh with no bound on
@@ -366,8 +385,9 @@ func (b *builder) newSolver(p methodPlan) (*layerSolver, *diskLower, error) {
 		// Across processes (un-sowing in parts, chooseMethod): this
 		// rank's range of the layer, and of the lower layers, which
 		// answer the other ranks' lookups.
-		s.cluster, s.ownScan = c, true
-		s.lo, s.hi = ownRange(s.size, c)
+		s.cluster, s.ownScan, s.origin = c, true, rankOrigin
+		lo, hi := ownRange(s.size, c)
+		s.lo, s.hi = lo+int64(rankOrigin), hi+int64(rankOrigin)
 		s.lowerSpans = lowerSpans(b.ix, n, c.Size())
 		s.ownLower = func(m int, rel uint32) int8 { return b.own[m][rel] }
 		return s, nil, nil

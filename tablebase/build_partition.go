@@ -142,21 +142,29 @@ func partRanges(size int64, parts int) int64 {
 }
 
 // rankPart is one part of a partitioned layer: its range [lo, hi).
+// Its frontiers hold ranks relative to lo (32-bit: a range is under 2^32
+// positions, clusterPlan), and a predecessor's rank is 64-bit until
+// owner makes it relative to its owner's range, so that a layer past
+// 2^32 positions is built across processes (on one machine a layer is
+// under 2^32: MaxLayerPositions).
 type rankPart struct {
 	s      *layerSolver
 	g      *graph
 	state  []uint32 // the solver's state array; the part touches only [lo, hi)
 	t      int
-	lo, hi int64
-	span   int64 // every part's range size (partRanges)
+	lo, hi int64  // the range, as ranks of the layer (first on)
+	first  uint64 // the layer's first rank: 0, but for tests (rankOrigin)
+	span   int64  // every part's range size (partRanges)
 	parts  int
 	ex     Exchange
 }
 
-// owner returns the part that owns rank p, and p relative to its range.
-func (r *rankPart) owner(p uint32) (int, uint32) {
-	t := int64(p) / r.span
-	return int(t), uint32(int64(p) - t*r.span)
+// owner returns the part that owns rank p of the layer, and p relative
+// to that part's range.
+func (r *rankPart) owner(p uint64) (int, uint32) {
+	q := p - r.first
+	t := q / uint64(r.span)
+	return int(t), uint32(q - t*uint64(r.span))
 }
 
 // propagateLayer resolves the layer on its predecessor graph (nil: by
@@ -212,7 +220,7 @@ func (r *rankPart) run(ctx context.Context) error {
 // layerSolver.threshold: the part seeds its own range, then expands,
 // exchanges and applies until no part has anything left.
 func (r *rankPart) threshold(ctx context.Context, k int8) error {
-	now, later := r.s.seedRange(r.lo-r.s.lo, r.hi-r.s.lo, k, r.state)
+	now, later := r.s.seedRange(r.lo-r.s.lo, r.hi-r.s.lo, k, r.state, r.lo)
 	for level := 0; ; level++ {
 		left, err := r.ex.Sum(ctx, r.t, int64(now.len()+later.len()))
 		if err != nil {
@@ -238,14 +246,15 @@ func (r *rankPart) threshold(ctx context.Context, k int8) error {
 	}
 }
 
-// expand is the part's side of a round: the updates its frontier sends to
-// the owners of the predecessors, relative to their ranges.
+// expand is the part's side of a round: the updates its frontier (ranks
+// relative to its range) sends to the owners of the predecessors,
+// relative to their ranges.
 func (r *rankPart) expand(now frontier) []Batch {
 	out := make([]Batch, r.parts)
-	preds := r.s.newPredLister(r.g)
+	preds := r.newPartLister()
 	for i := range int64(now.len()) {
 		q, lost := now.at(i)
-		ps, keeps := preds.list(q)
+		ps, keeps := preds.list(uint64(r.lo) + uint64(q))
 		for j, p := range ps {
 			to, rel := r.owner(p)
 			b := &out[to]
@@ -262,22 +271,55 @@ func (r *rankPart) expand(now frontier) []Batch {
 
 // apply is the other side: the part applies the batches it received to
 // its own positions and returns those newly resolved, at distance dist,
-// as ranks of the layer.
+// relative to its range.
 func (r *rankPart) apply(in []Batch, k int8, dist uint16) frontier {
 	var next frontier
 	own := r.state[r.lo-r.s.lo : r.hi-r.s.lo] // the solver's arrays start at rank s.lo
-	base := uint32(r.lo)                      // the layer's ranks are under 2^32 here (MaxLayerPositions)
 	for _, b := range in {
 		for _, p := range b.Win {
 			if resolveAlone(&own[p], true, k, dist) {
-				next.won = append(next.won, base+p)
+				next.won = append(next.won, p)
 			}
 		}
 		for _, p := range b.Lose {
 			if resolveAlone(&own[p], false, k, dist) {
-				next.lost = append(next.lost, base+p)
+				next.lost = append(next.lost, p)
 			}
 		}
 	}
 	return next
+}
+
+// partLister lists the in-layer predecessors of a part's positions as
+// 64-bit ranks of the layer: by un-sowing (the ranks counted from the
+// layer's first, rankPart.first), or from the one-machine graph, whose
+// ranks are 32-bit.
+type partLister struct {
+	u     *unsower
+	first uint64
+	graph *predLister
+	preds []uint64
+}
+
+func (r *rankPart) newPartLister() *partLister {
+	if r.g != nil {
+		return &partLister{graph: r.s.newPredLister(r.g)}
+	}
+	return &partLister{u: newUnsower(r.s), first: r.first}
+}
+
+// list returns the ranks of the in-layer predecessors of the position of
+// rank q, once per move, and for each whether its move keeps the mover
+// (as predLister.list). Both slices are valid until the next call.
+func (l *partLister) list(q uint64) ([]uint64, []bool) {
+	if l.graph == nil {
+		l.preds = l.u.appendPredecessorRanks(q-l.first, l.first, l.preds[:0])
+		return l.preds, nil
+	}
+	ps, keeps := l.graph.list(uint32(q)) // a graph is one machine's: its layer is under 2^32
+	l.preds = l.preds[:0]
+	for _, p := range ps {
+		l.preds = append(l.preds, uint64(p))
+	}
+	return l.preds, keeps
 }

@@ -122,7 +122,9 @@ func (s *layerSolver) threshold(ctx context.Context, k int8, g *graph, state []u
 // frontier is a set of positions resolved at one distance, the won ones
 // apart from the lost: expanding a position needs only which of the two
 // it is, and reading that from its state word was a cache miss a
-// position (the frontier comes in no useful order).
+// position (the frontier comes in no useful order). Its ranks are the
+// layer's on one machine, and relative to a part's range in a layer
+// built in parts (rankPart), so that they stay 32-bit past 2^32.
 type frontier struct {
 	won, lost []uint32
 }
@@ -162,7 +164,7 @@ func (s *layerSolver) seed(ctx context.Context, k int8, state []uint32) (frontie
 	var mu sync.Mutex
 	var ends, captures frontier
 	err := s.forChunks(ctx, func(lo, hi int64) error {
-		localEnds, localCaptures := s.seedRange(lo, hi, k, state)
+		localEnds, localCaptures := s.seedRange(lo, hi, k, state, 0)
 		mu.Lock()
 		ends, captures = ends.join(localEnds), captures.join(localCaptures)
 		mu.Unlock()
@@ -172,11 +174,13 @@ func (s *layerSolver) seed(ctx context.Context, k int8, state []uint32) (frontie
 }
 
 // seedRange is seed over the arrays' indices [lo, hi) (ranks s.lo+lo to
-// s.lo+hi); the frontiers get ranks of the layer. Few positions have an exit of
+// s.lo+hi); the frontiers get ranks of the layer less base: the ranks
+// themselves on one machine (base 0), or relative to a part's range
+// (base its first rank: build_partition.go). Few positions have an exit of
 // exactly k or -k, so it reads the exits eight at a time and skips the
 // words that hold neither, and reads a state only where the exit
 // matches: this pass runs once a threshold over the whole layer.
-func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32) (ends, captures frontier) {
+func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32, base int64) (ends, captures frontier) {
 	exits := int8Bytes(s.exit)
 	won, lost := uint64(uint8(k))*lsb, uint64(uint8(-k))*lsb
 	for i := lo; i < hi; i++ {
@@ -206,9 +210,9 @@ func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32) (ends, cap
 		switch {
 		case st&resolved == 0:
 		case dist == 0:
-			ends.add(uint32(s.lo+i), st)
+			ends.add(uint32(s.lo+i-base), st)
 		default:
-			captures.add(uint32(s.lo+i), st)
+			captures.add(uint32(s.lo+i-base), st)
 		}
 	}
 	return ends, captures

@@ -44,3 +44,18 @@ func (u *unsower) appendPredecessors(q uint32, preds []uint32) []uint32 {
 	}
 	return preds
 }
+
+// appendPredecessorRanks is appendPredecessors with 64-bit ranks, for a
+// layer built in parts, which across processes may pass 2^32 positions:
+// the predecessors of the position of rank q, each rank plus first (the
+// layer's first rank as its parts count them, rankPart.first: 0 but in
+// tests).
+func (u *unsower) appendPredecessorRanks(q, first uint64, preds []uint64) []uint64 {
+	child := u.unrank.unrank(q)
+	child.Side = 1
+	u.boards = u.v.AppendUnsown(child, u.boards[:0])
+	for _, p := range u.boards {
+		preds = append(preds, first+u.ix.Rank(p))
+	}
+	return preds
+}

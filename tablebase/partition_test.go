@@ -65,7 +65,7 @@ func TestPartRanges(t *testing.T) {
 	}
 	r := &rankPart{span: 2 * BlockSize}
 	for _, c := range []struct {
-		p        uint32
+		p        uint64
 		to       int
 		relative uint32
 	}{{0, 0, 0}, {2*BlockSize - 1, 0, 2*BlockSize - 1}, {2 * BlockSize, 1, 0}, {5*BlockSize + 7, 2, BlockSize + 7}} {
