@@ -2,6 +2,7 @@ package tablebase
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"os"
@@ -226,5 +227,75 @@ func TestPartExpandPastTwoTo32(t *testing.T) {
 	_, captures := s.seedRange(64, 256, 2, state, lo)
 	if !slices.Equal(captures.won, []uint32{100}) {
 		t.Errorf("seedRange's captures %v, want [100]", captures.won)
+	}
+}
+
+// TestPartFilePastTwoTo32: a part whose range starts past 2^32 (rank
+// 5 x 2^32 of a layer, three blocks and 5 positions) is written and read
+// back: its trailer names the range, its index the frames, and its values
+// decode at their ranks, from a rank inside its second block on.
+func TestPartFilePastTwoTo32(t *testing.T) {
+	const lo, positions = 5 << 32, 3*BlockSize + 5
+	c := newCodec()
+	p := &partsDir{codec: c}
+	defer c.close()
+	values := make([]int8, positions)
+	dist := make([]uint16, positions)
+	for i := range values {
+		values[i], dist[i] = int8(i%97-48), uint16(i%1000)
+	}
+	var blocks, distBlocks [][]byte
+	for b := 0; b < positions; b += BlockSize {
+		blocks = append(blocks, c.encodeValues(values[b:min(b+BlockSize, positions)]))
+		distBlocks = append(distBlocks, c.encodeDistances(dist[b:min(b+BlockSize, positions)]))
+	}
+	path := t.TempDir() + "/" + partName(3)
+	size, _, err := writePart(path, lo, positions, blocks, distBlocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pf, detail := readPartIndex(f, partRecord{Name: partName(3), Lo: lo, Positions: positions, Size: size})
+	if detail != "" {
+		t.Fatal(detail)
+	}
+	if pf.lo != lo || pf.n != positions || pf.blocks() != 4 {
+		t.Fatalf("part of ranks %d+%d in %d blocks, want %d+%d in 4", pf.lo, pf.n, pf.blocks(), int64(lo), positions)
+	}
+	from := int64(lo + BlockSize + 17)
+	got := make([]int8, lo+positions-from)
+	if err := p.decodeValues(pf, 40, partName(3), from, lo+positions, got); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, values[from-lo:]) {
+		t.Error("the values decoded from rank 5 x 2^32 + 65553 on differ from those written")
+	}
+	if _, detail := readPartIndex(f, partRecord{Lo: lo % (1 << 32), Positions: positions, Size: size}); !strings.Contains(detail, "holds ranks") {
+		t.Errorf("the part read as starting at rank %d: %q, want its trailer's range named", lo%(1<<32), detail)
+	}
+}
+
+// TestBlockKeysPastTwoTo32: the store numbers a layer's blocks in 32 bits
+// (store_codec.go), so a one-machine tablebase holds layers up to 2^48
+// positions and Import needs no refusal for awari's layers 32..48: the
+// key of the last block of layer 48 (rank 279,871,768,994, block
+// 4,270,504) names that block, apart from the keys of the blocks 2^16
+// below and above it.
+func TestBlockKeysPastTwoTo32(t *testing.T) {
+	v := lookup(t, "awari")
+	last := int((NewIndex(6).Size(48) - 1) / BlockSize)
+	if last != 4_270_504 {
+		t.Fatalf("last block of layer 48: %d, want 4,270,504", last)
+	}
+	key := blockKey(v, 48, last)
+	if got := binary.BigEndian.Uint32(key[len(key)-4:]); got != uint32(last) {
+		t.Errorf("the key names block %d, want %d", got, last)
+	}
+	if slices.Equal(key, blockKey(v, 48, last-1<<16)) || slices.Equal(key, blockKey(v, 48, last+1<<16)) {
+		t.Error("blocks 2^16 apart share a key")
 	}
 }
