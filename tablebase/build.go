@@ -130,7 +130,8 @@ type BuildStats struct {
 // A layer that cannot be built is refused before the directory is
 // opened (chooseMethod): a MemBytes too small for it (naming the layer
 // and the memory it needs in human units), more than MaxLayerPositions
-// positions, or a forced Method that cannot solve v. A damaged stored layer is an error wrapping
+// positions (across processes: a rank's range of more, naming the ranks
+// the layer needs), or a forced Method that cannot solve v. A damaged stored layer is an error wrapping
 // ErrDamaged unless opts.Repair; too little disk space for a layer is an
 // error wrapping syscall.ENOSPC, before the layer is written. A non-empty
 // dir that is not a tablebase is refused.
