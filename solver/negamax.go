@@ -377,16 +377,23 @@ func (b *bounds) cut(alpha, beta int) (score int, proven bool, hit int, ok bool)
 func (w *worker) store(n *node, r result, hit int) {
 	if n.historyFree() { // the common case, without stores' copies
 		if w.pol.storesFree(r) {
-			w.tt.store(n.board, n.board, r)
+			w.countFilled(w.tt.store(n.board, n.board, r))
 		}
 		return
 	}
 	line, toLine, board, toBoard := w.pol.stores(n, r, hit)
 	if toLine {
-		w.tt.store(n.board, n.lineKey, line)
+		w.countFilled(w.tt.store(n.board, n.lineKey, line))
 	}
 	if toBoard {
-		w.tt.store(n.board, n.board, board)
+		w.countFilled(w.tt.store(n.board, n.board, board))
+	}
+}
+
+// countFilled counts a store that filled an empty slot of the table.
+func (w *worker) countFilled(filled bool) {
+	if filled {
+		w.filled++
 	}
 }
 
