@@ -44,7 +44,7 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 
 // prelude is what negamax settles before any table: the node count and the
 // stop, a repetition on the path or the game's line, the seeds on the
-// board against the window, and the estimate tablebase. It returns the
+// board against the window (and kalah's sure seed, Variant.BanksNext), and the estimate tablebase. It returns the
 // seeds on the board and negamax's results with done, or done false to go
 // on.
 func (w *worker) prelude(p position.Position, alpha, beta, ply, layer int) (seeds, score int, proven bool, hit int, done bool) {
@@ -69,6 +69,10 @@ func (w *worker) prelude(p position.Position, alpha, beta, ply, layer int) (seed
 		return seeds, seeds, true, noHit, true // the value is at most the seeds on the board
 	case -seeds >= beta:
 		return seeds, -seeds, true, noHit, true
+	case 2-seeds >= beta && w.v.BanksNext(p):
+		// The mover banks a seed whatever happens (kalah's empty
+		// captures), so the opponent takes at most the others.
+		return seeds, 2 - seeds, true, noHit, true
 	}
 	if w.pol.estimated(seeds) {
 		if v, ok := w.s.etb.Probe(p); ok && w.pol.takesEstimate(v) {
@@ -100,6 +104,9 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 	moves := w.v.Moves(p, &buf)
 	if moves == 0 {
 		return w.v.TerminalValue(p), true, noHit
+	}
+	if floor := bankFloor(&buf, moves, seeds); floor >= beta {
+		return floor, true, noHit
 	}
 	if !w.s.repeats {
 		// Every child starts a layer (kalah), so its board entry is the
@@ -167,6 +174,17 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 	}
 	w.store(n, r, hit)
 	return best, allProven, hit
+}
+
+// bankFloor is a lower bound on the value of a position with seeds seeds
+// and moves buf[:n]: a move that banks c seeds is worth at least
+// c-(seeds-c), since the opponent can take at most the seeds left.
+func bankFloor(buf *[position.MaxPits]position.Move, n, seeds int) int {
+	most := 0
+	for i := range buf[:n] {
+		most = max(most, int(buf[i].Captured))
+	}
+	return 2*most - seeds
 }
 
 // heldChildren values from the tablebase the moves of p (which has seeds
