@@ -55,7 +55,7 @@ engine ends on quit or at the end of stdin. Nothing is written on stderr.`,
 	f.StringVar(&opts.variant, "variant", uci.DefaultVariant, "the game played (a variant of six pits a row)")
 	f.StringVar(&opts.tb, "tb", "", "tablebase directory (default: the default directory, if present)")
 	f.BoolVar(&opts.noTB, "no-tb", false, "use no tablebase")
-	f.IntVar(&opts.hash, "hash", 256, "transposition table size in MiB (UCI option Hash)")
+	f.IntVar(&opts.hash, "hash", 256, "largest transposition table size in MiB, grown as used (UCI option Hash)")
 	f.IntVar(&opts.threads, "threads", 1, "search threads (UCI option Threads)")
 	return c
 }

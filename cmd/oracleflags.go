@@ -39,7 +39,7 @@ func (o *oracleFlags) add(f *pflag.FlagSet, defaultTime time.Duration, timeHelp,
 	f.DurationVar(&o.time, "time", defaultTime, timeHelp)
 	f.Int64Var(&o.nodes, "nodes", 0, nodesHelp)
 	f.IntVar(&o.threads, "threads", runtime.NumCPU(), "search threads")
-	f.IntVar(&o.hash, "hash", 0, "transposition table size in MiB (0: sized to --time, 16..256)")
+	f.IntVar(&o.hash, "hash", 0, "largest transposition table size in MiB, grown as used (0: sized to --time, 16..256)")
 	f.StringVar(&o.tb, "tb", "", "tablebase directory (default: the default directory, if present)")
 	f.BoolVar(&o.noTB, "no-tb", false, "use no tablebase")
 	f.IntVar(&o.loadTB, "load-tb", 0, "read layers 0..N of the tablebase on disk into memory before searching, one byte a position\n(-1: every layer; 0: none, blocks are read as probes need them)")

@@ -62,7 +62,7 @@ exit status is 130 or 143, as for every command.`,
 	f.DurationVar(&opts.time, "time", 5*time.Second, "most time one request may work (capped at 2m)")
 	f.IntVar(&opts.threads, "threads", runtime.NumCPU(), "threads a search")
 	f.IntVar(&opts.searches, "searches", 2, "searches at once (more wait up to 3 s, then get 503)")
-	f.IntVar(&opts.hash, "hash", 64, "transposition table size in MiB, per variant searched")
+	f.IntVar(&opts.hash, "hash", 64, "largest transposition table size in MiB, grown as used, per variant searched")
 	return c
 }
 

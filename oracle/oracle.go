@@ -456,12 +456,13 @@ func (o *Oracle) estimateTablebase(v *position.Variant) *tablebase.Prober {
 
 // HashMiBFor is the transposition table size, in MiB, that a search of
 // the given time limit gets when none is asked for: 64 MiB a second of the
-// limit, from 16 to 256 MiB (256 with no limit). A fresh table's pages are
-// mapped and zeroed before the search starts (solver/tablemem_linux.go),
-// and on a loaded virtual machine that took 3 s for 256 MiB (0.75 s of
-// system time; `mancala solve POS --time 0.5s --hash 256`), six times a
-// 0.5 s budget; a 0.5 s search fills far less than 32 MiB anyway
-// (about 2 M nodes at most on two threads).
+// limit, from 16 to 256 MiB (256 with no limit). The table starts at
+// 16 MiB and grows as the search fills it, each new part's pages mapped
+// and zeroed as it grows (solver/tt.go); on a loaded virtual machine that
+// took 3 s for 256 MiB (0.75 s of system time), six times a 0.5 s budget,
+// so a short search's limit keeps it from growing past what its time can
+// fill: a 0.5 s search fills far less than 32 MiB (about 2 M nodes at most
+// on two threads).
 func HashMiBFor(limit time.Duration) int {
 	const perSecond, least, most = 64, 16, 256
 	if limit <= 0 {

@@ -37,6 +37,10 @@ type pvBuilder struct {
 	srv    served
 	solver *solver.Solver // nil: tablebase steps only
 	off    bool           // build nothing
+	// oneBest searches a step only until one best move is proven
+	// (solver.Request.OneBest), as the search of the root did: a step
+	// needs no more.
+	oneBest bool
 }
 
 const (
@@ -111,7 +115,7 @@ func (b *pvBuilder) step(q position.Position, moves []position.Move, line []posi
 	if b.solver == nil {
 		return position.Move{}, false, false
 	}
-	res, err := b.solver.SearchRequest(b.ctx, b.v, q, solver.Request{History: line, MaxNodes: pvStepNodes, NoEstimateTablebase: true}) // a step needs a proof, which estimates prevent
+	res, err := b.solver.SearchRequest(b.ctx, b.v, q, solver.Request{History: line, MaxNodes: pvStepNodes, NoEstimateTablebase: true, OneBest: b.oneBest}) // a step needs a proof, which estimates prevent
 	if err != nil || !res.Exact {
 		return position.Move{}, false, false
 	}

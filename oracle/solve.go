@@ -166,7 +166,7 @@ func (o *Oracle) answer(ctx context.Context, vs *variantState, p position.Positi
 		return err
 	}
 	defer vs.solverMu.Unlock()
-	pv := &pvBuilder{ctx: ctx, v: v, srv: srv, solver: sv, off: opts.NoPV}
+	pv := &pvBuilder{ctx: ctx, v: v, srv: srv, solver: sv, off: opts.NoPV, oneBest: opts.OneBest}
 	if len(history) == 0 && p.Seeds() <= srv.maxSeeds() {
 		err := fromTablebase(a, srv, v, p, moves, pv)
 		if !opts.AllMoves {

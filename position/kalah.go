@@ -175,6 +175,25 @@ func (v *Variant) Facing(pit int) int { return v.Pits - 1 - pit }
 // EmptyCapture (the seed alone is banked), else only when facing > 0.
 func (v *Variant) CapturesFacing(facing int) bool { return facing > 0 || v.EmptyCapture }
 
+// BanksNext reports whether the player to move in p is sure to bank at
+// least one seed with the next move, whatever the opponent does: true in
+// kalah under empty captures (EmptyCapture, Irving, Donkers and
+// Uiterwijk's rules) when both rows hold seeds, else false. So p's value
+// (rules.md section 6) is then at least 1-(S-1) = 2-S with S seeds on the
+// board, since every seed ends in a store: Irving's solver prunes with
+// this bound.
+//
+// Proof: let j be the mover's pit nearest the store that holds seeds, s of
+// them, d = Pits-j the places from j to the store. If s >= d, the sowing
+// drops a seed in the store. If s < d, the last seed falls in pit j+s of
+// the mover's row, empty before (every pit after j was), so it captures:
+// itself alone at least, under empty captures. A banked seed stays banked,
+// and the end of the game only adds the seeds left to their owners'
+// stores. (Under the standard rule the last seed can stay unbanked.)
+func (v *Variant) BanksNext(p Position) bool {
+	return v.Sow == SowStore && v.EmptyCapture && p.Own != 0 && p.Opp != 0
+}
+
 // CanRepeat reports whether a position can recur in a game of v, so that
 // the repetition rule (rules.md section 0) can apply. It is false for
 // kalah: every move either banks seeds (sowing through the store, or a

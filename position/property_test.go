@@ -207,3 +207,29 @@ func TestNoRepetitionMeasureRises(t *testing.T) {
 		}
 	})
 }
+
+// BanksNext is a promise about the next move: where it says the mover is
+// sure to bank a seed, some legal move banks at least one (kalah under
+// empty captures). Under the standard rule it never promises.
+func TestBanksNextHasABankingMove(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v, p := drawReachable(t)
+		if !v.BanksNext(p) {
+			if v.Sow == SowStore && v.EmptyCapture && p.Own != 0 && p.Opp != 0 {
+				t.Fatalf("%s: both rows hold seeds but BanksNext is false", Format(v, p))
+			}
+			return
+		}
+		if v.Sow != SowStore || !v.EmptyCapture {
+			t.Fatalf("%s (%s): BanksNext outside kalah's empty captures", Format(v, p), v.Name)
+		}
+		var buf [MaxPits]Move
+		best := 0
+		for _, m := range buf[:v.Moves(p, &buf)] {
+			best = max(best, int(m.Captured))
+		}
+		if best < 1 {
+			t.Fatalf("%s: BanksNext, but no move banks a seed", Format(v, p))
+		}
+	})
+}

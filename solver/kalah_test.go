@@ -82,6 +82,40 @@ func checkKalahAgainstMinimax(t *testing.T, v *position.Variant) {
 	})
 }
 
+// TestKalahBanksNextBound: under empty captures, every position reachable
+// from the start of small sizes where position.BanksNext holds is worth at
+// least 2-S (S seeds on the board), its plain minimax value says, the bound
+// negamax's prelude cuts with; and the bound is reached, so it is not
+// loose everywhere.
+func TestKalahBanksNextBound(t *testing.T) {
+	sizes := [][2]int{{2, 3}, {2, 4}, {3, 3}, {4, 2}, {6, 1}}
+	if !testsize.Short() {
+		sizes = append(sizes, [2]int{3, 4}, [2]int{4, 3})
+	}
+	for _, size := range sizes {
+		v := position.Kalah(size[0], size[1])
+		memo := map[position.Position]int{}
+		kalahMinimax(v, v.Start(), memo)
+		checked, tight := 0, 0
+		for p, val := range memo {
+			if !v.BanksNext(p) {
+				continue
+			}
+			checked++
+			switch floor := 2 - p.Seeds(); {
+			case val < floor:
+				t.Fatalf("%s %s: value %d below 2-seeds = %d", v.Name, position.Format(v, p), val, floor)
+			case val == floor:
+				tight++
+			}
+		}
+		if checked == 0 || tight == 0 {
+			t.Errorf("%s: %d positions checked, %d at the bound", v.Name, checked, tight)
+		}
+		t.Logf("%s: %d positions, %d at the bound", v.Name, checked, tight)
+	}
+}
+
 // kalahPlayout plays 1..40 random plies from the start and returns the
 // position reached, ok=false if the game ended first.
 func kalahPlayout(v *position.Variant, rng *rand.Rand) (position.Position, bool) {

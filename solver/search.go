@@ -16,8 +16,10 @@ type Options struct {
 	// Threads is the number of search goroutines (Lazy SMP); 0 means
 	// runtime.NumCPU().
 	Threads int
-	// HashMiB is the transposition table's size in MiB (2^20 bytes),
-	// rounded down to a power of two; 0 means DefaultHashMiB.
+	// HashMiB is the transposition table's largest size in MiB (2^20
+	// bytes), rounded down to a power of two; 0 means DefaultHashMiB. The
+	// table starts at 16 MiB (or HashMiB if less) and doubles as the
+	// searches fill it, so memory is taken as it is needed.
 	HashMiB int
 	// MaxDepth is the deepest iteration, in plies (a pass is a ply); 0
 	// means no limit but MaxPly.

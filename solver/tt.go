@@ -12,6 +12,14 @@ import (
 // table is the transposition table shared by every search thread. Its
 // words are on huge pages and, on Linux, outside the Go heap (allocWords).
 //
+// The table grows: it starts with at most firstTableMiB in use and doubles
+// each time a quarter of its entries are filled, up to the size asked for (grow).
+// The memory beyond the part in use is reserved but never touched, so a
+// search pays (in page faults and the kernel's zeroing) only for the table
+// it fills: Kalah(6,3) proves in 2 M nodes in a table grown to 64 MiB; a
+// 256 MiB table zeroed up front cost it 0.24-0.62 s of system time beside
+// 0.55 s of search (docs/performance.md).
+//
 // An entry is two uint64 words, four entries to a 64-byte bucket. The
 // bucket is picked by the low bits of the board hash, so that a node's two
 // entries (board and line, see keyFor) share one cache line; the entry is
@@ -28,6 +36,8 @@ import (
 //	  bits 38-45  gen       search generation that last wrote the entry
 //	  bit  46     loLine    the proven lo rests on a repetition of the line
 //	  bit  47     hiLine    the proven hi rests on a repetition of the line
+//	  bits 48-61  high      board hash bits from bit firstBits up: the
+//	                        bucket the entry moves to when the table grows
 //	  bit  62     line      the key includes the line
 //	  bit  63     always 1, so that a used entry is never all zero
 //
@@ -42,9 +52,13 @@ import (
 // bounds in one entry is what MTD(f) needs: its probes alternate between
 // lower and upper bounds (Plaat et al. 1996).
 type table struct {
-	words []uint64
-	mask  uint64 // bucket index mask
-	gen   uint8  // current generation; written only between searches
+	words     []uint64      // room for the largest size; only mask's part is used
+	mask      atomic.Uint64 // bucket index mask of the part in use
+	maxMask   uint64        // bucket index mask of the largest size
+	firstBits int           // log2 of the first size in buckets: where high starts
+	filled    atomic.Int64  // entries written into empty slots (workers add theirs)
+	growing   atomic.Bool   // a grow is under way
+	gen       uint8         // current generation; written only between searches
 }
 
 const (
@@ -57,6 +71,12 @@ const (
 	lineBit          = 1 << 62
 	usedBit          = 1 << 63
 	maxDraft         = 1<<16 - 1
+	highShift        = 48
+	highBits         = 14
+	// firstTableMiB is the most a table starts with: the least a search
+	// given a time gets (oracle.HashMiBFor), and what the signature's
+	// searches use, so they never grow.
+	firstTableMiB = 16
 )
 
 // entry is a table entry unpacked.
@@ -70,17 +90,29 @@ type entry struct {
 	line               bool
 }
 
-// newTable allocates the largest power-of-two number of buckets that fits
-// in mib MiB (at least one bucket).
+// newTable reserves the largest power-of-two number of buckets that fits
+// in mib MiB (at least one bucket), and starts with at most firstTableMiB
+// of them in use. It grows by doubling, so at most 2^highBits times its
+// first size.
 func newTable(mib int) *table {
+	most := powerOfTwoBuckets(mib)
+	first := min(most, powerOfTwoBuckets(firstTableMiB))
+	most = min(most, first<<highBits)
+	t := &table{maxMask: most - 1, firstBits: bits.TrailingZeros64(first)}
+	t.words = allocWords(t, int(most*wordsPerBucket))
+	t.mask.Store(first - 1)
+	prefault(t.words[:first*wordsPerBucket])
+	return t
+}
+
+// powerOfTwoBuckets is the largest power-of-two number of buckets that
+// fits in mib MiB, at least one.
+func powerOfTwoBuckets(mib int) uint64 {
 	buckets := uint64(mib) << 20 / (8 * wordsPerBucket)
 	if buckets == 0 {
-		buckets = 1
+		return 1
 	}
-	buckets = 1 << (63 - bits.LeadingZeros64(buckets))
-	t := &table{mask: buckets - 1}
-	t.words = allocWords(t, int(buckets*wordsPerBucket))
-	return t
+	return 1 << (63 - bits.LeadingZeros64(buckets))
 }
 
 // heapWords allocates table words on the Go heap, advised to use huge
@@ -91,8 +123,87 @@ func heapWords(n int) []uint64 {
 	return words
 }
 
-// clear empties the table. Not safe during a search.
-func (t *table) clear() { clear(t.words) }
+// inUse is the words of the part of the table in use.
+func (t *table) inUse() []uint64 { return t.words[:(t.mask.Load()+1)*wordsPerBucket] }
+
+// clear empties the table, keeping its size. Not safe during a search.
+func (t *table) clear() {
+	clear(t.inUse())
+	t.filled.Store(0)
+}
+
+// addFilled counts n more entries written into empty slots, and grows the
+// table once a quarter of its entries are filled. Safe during a search: the
+// thread that calls it does the growing while the others go on.
+func (t *table) addFilled(n uint64) {
+	if n == 0 {
+		return
+	}
+	if t.filled.Add(int64(n)) >= t.quarter() {
+		t.grow()
+	}
+}
+
+// quarter is a quarter of the entries of the part in use: the fill at
+// which it grows. Beyond it, more buckets fill up and lose entries:
+// Kalah(6,3), growing from 16 MiB at a quarter full, took the 1.96 M nodes
+// of a fixed 64 MiB table to its proof, at half full 2.75 M.
+func (t *table) quarter() int64 { return int64(t.mask.Load()+1) * entriesPerBucket / 4 }
+
+// grow doubles the part of the table in use, unless it is at its largest
+// or another thread is growing it. Bucket b splits into b and b+n (n the
+// buckets before): the entries whose board hash has bit log2(n) set, which
+// their high bits tell, move to b+n. Threads go on probing and storing
+// meanwhile, which is safe as every access is: a probe of a moved entry
+// in its old bucket misses, an entry stored by a thread that read the old
+// mask sits in a bucket where no probe finds it until it is replaced, and
+// a move that races with a store loses one of the two entries. A miss is
+// never a wrong value. The new half's pages are touched first (prefault),
+// so that the faults come in one run rather than one per probe.
+func (t *table) grow() {
+	if !t.growing.CompareAndSwap(false, true) {
+		return
+	}
+	defer t.growing.Store(false)
+	old := t.mask.Load()
+	n := old + 1
+	if n > t.maxMask || t.filled.Load() < t.quarter() {
+		return
+	}
+	prefault(t.words[n*wordsPerBucket : 2*n*wordsPerBucket])
+	t.mask.Store(2*n - 1)
+	bit := uint(bits.TrailingZeros64(n) - t.firstBits) // n's bit in high
+	for b := uint64(0); b < n; b++ {
+		t.split(int(b)*wordsPerBucket, int(n)*wordsPerBucket, bit)
+	}
+}
+
+// split moves the entries of the bucket at word i whose high bit bit is
+// set to the bucket at word i+offset, while there is an empty slot there.
+func (t *table) split(i, offset int, bit uint) {
+	for j := i; j < i+wordsPerBucket; j += 2 {
+		data := atomic.LoadUint64(&t.words[j+1])
+		if data == 0 || data>>highShift>>bit&1 == 0 {
+			continue
+		}
+		key := atomic.LoadUint64(&t.words[j]) ^ data
+		if k := t.emptySlot(i + offset); k >= 0 {
+			t.writeData(k, key, data)
+		}
+		atomic.CompareAndSwapUint64(&t.words[j+1], data, 0) // unless a store came first
+	}
+}
+
+// emptySlot is the word index of an empty slot of the bucket at word i,
+// or -1.
+func (t *table) emptySlot(i int) int {
+	for j := i; j < i+wordsPerBucket; j += 2 {
+		if atomic.LoadUint64(&t.words[j+1]) == 0 {
+			return j
+		}
+	}
+	return -1
+}
 
 func flagBit(b bool, bit uint64) uint64 {
 	if b {
@@ -118,7 +229,12 @@ func unpack(d uint64) entry {
 }
 
 // bucket returns the index of the first word of a board hash's bucket.
-func (t *table) bucket(board uint64) int { return int(board&t.mask) * wordsPerBucket }
+func (t *table) bucket(board uint64) int { return int(board&t.mask.Load()) * wordsPerBucket }
+
+// high is the high field of the entries of a board hash.
+func (t *table) high(board uint64) uint64 {
+	return board >> t.firstBits & (1<<highBits - 1) << highShift
+}
 
 // prefetch starts bringing board's bucket (one cache line) into the
 // caches, so that a probe soon after finds it there: a bucket of a large
@@ -150,16 +266,17 @@ type result struct {
 }
 
 // store merges r into key's entry in board's bucket, or writes a new entry
-// over the least valuable one there.
-func (t *table) store(board, key uint64, r result) {
-	b := t.bucket(board)
+// over the least valuable one there. It reports whether it filled an
+// empty slot.
+func (t *table) store(board, key uint64, r result) bool {
+	b, high := t.bucket(board), t.high(board)
 	for i := b; i < b+wordsPerBucket; i += 2 {
 		data := atomic.LoadUint64(&t.words[i+1])
 		if data != 0 && atomic.LoadUint64(&t.words[i])^data == key {
-			if e := merge(unpack(data), r, t.gen); e.pack() != data {
-				t.write(i, key, e)
+			if e := merge(unpack(data), r, t.gen).pack() | high; e != data {
+				t.writeData(i, key, e)
 			}
-			return
+			return false
 		}
 	}
 	victim, worst := b, int(^uint(0)>>1)
@@ -169,7 +286,8 @@ func (t *table) store(board, key uint64, r result) {
 		}
 	}
 	fresh := entry{lo: noLower, hi: noUpper, draft: min(r.draft, maxDraft), line: r.line}
-	t.write(victim, key, merge(fresh, r, t.gen))
+	t.writeData(victim, key, merge(fresh, r, t.gen).pack()|high)
+	return worst == emptyWorth
 }
 
 // worth ranks packed entries for replacement: empty first, then old
@@ -177,7 +295,7 @@ func (t *table) store(board, key uint64, r result) {
 // entries serve one line only, so they rank below a board's own entry.
 func (t *table) worth(data uint64) int {
 	if data == 0 {
-		return -1 << 20
+		return emptyWorth
 	}
 	w := int(data>>22&0xffff) - 16*int(t.gen-uint8(data>>38))
 	if data&lineBit == 0 && data&(3<<16) != 0 {
@@ -186,8 +304,11 @@ func (t *table) worth(data uint64) int {
 	return w
 }
 
-func (t *table) write(i int, key uint64, e entry) {
-	data := e.pack()
+// emptyWorth is worth's rank of an empty slot.
+const emptyWorth = -1 << 20
+
+// writeData writes an entry's packed data and key into the slot at word i.
+func (t *table) writeData(i int, key, data uint64) {
 	atomic.StoreUint64(&t.words[i], key^data)
 	atomic.StoreUint64(&t.words[i+1], data)
 }
