@@ -91,6 +91,9 @@ func newSearch(s *Solver, v *position.Variant, p position.Position, moves []posi
 	}
 	if opts.Estimate.tunes(v) {
 		sr.weights = s.weights
+		if sr.weights == nil {
+			sr.weights = committedWeights(v)
+		}
 	}
 	for _, q := range line {
 		// Only positions of the root's layer can repeat (seeds only leave

@@ -14,14 +14,17 @@ type Estimate uint8
 
 const (
 	// EstimateAuto is the variant's tuned estimate where one was tuned
-	// (oware and awari: EstimateTuned), else EstimateRows.
+	// (oware and awari, and akon and djenon-abe, the variants of
+	// variantWeights: EstimateTuned), else EstimateRows (kalah,
+	// djenon-aboure).
 	EstimateAuto Estimate = iota
 	// EstimateRows is a quarter of the seeds the mover has on their row
 	// beyond the opponent's.
 	EstimateRows
 	// EstimateTuned is a linear function of the features of features(),
-	// with the weights of tunedWeights, fitted by least squares to the
-	// exact values of an oware tablebase (see tunedWeights).
+	// with the variant's weights of variantWeights where it has its own,
+	// else those of tunedWeights, fitted by least squares to the exact
+	// values of an oware tablebase.
 	EstimateTuned
 )
 
@@ -48,7 +51,8 @@ func ParseEstimate(s string) (Estimate, bool) {
 
 // tunes reports whether e means the tuned estimate for v: asked for, or
 // automatic in a variant with oware's sowing and captures (oware and
-// awari, and oware-own, which differs only at a repetition).
+// awari, and oware-own, which differs only at a repetition) or with
+// weights of its own (variantWeights).
 func (e Estimate) tunes(v *position.Variant) bool {
 	switch e {
 	case EstimateTuned:
@@ -56,7 +60,8 @@ func (e Estimate) tunes(v *position.Variant) bool {
 	case EstimateRows:
 		return false
 	}
-	return v.Sow == position.SowSkipOrigin && v.StopAt > 0
+	_, own := variantWeights[v.Name]
+	return own || (v.Sow == position.SowSkipOrigin && v.StopAt > 0)
 }
 
 // Feature indexes: what the tuned estimate knows of a position, from the
@@ -106,6 +111,52 @@ var tunedWeights = [nFeatures]float64{
 	-1.4403, // own-reach
 	1.2367,  // opp-reach
 }
+
+// variantWeights are the tuned estimate's weights of the variants fitted
+// on a tablebase of their own, by variant name, in the units and order of
+// tunedWeights; the tuned estimate of a variant not listed uses
+// tunedWeights. Each was fitted by
+//
+//	go run ./internal/cmd/tune -variant NAME -tb DIR -drop own-kroo,opp-kroo
+//
+// (DIR a tablebase of NAME, of the seeds given with each; the kroo
+// features are dropped because a pit of 12 seeds is rare in so small a
+// tablebase, and their weights, fitted on those few, lost badly when
+// extrapolated to the midgame). A variant is listed only where its fit
+// beat the rows estimate, its default before, in self-play at 10,000
+// nodes a move with the 95% interval of the Elo difference above 0
+// (docs/engine.md, "Other variants"); kalah and djenon-aboure gained
+// nothing outside the noise, with these weights or with tunedWeights.
+var variantWeights = map[string][nFeatures]float64{
+	// akon: a tablebase of 14 seeds; also beat tunedWeights (+51 Elo,
+	// +4..+100), which beat rows by less.
+	"akon": {-0.2264, 0.2051, 1.2280, 0.4044, -0.2288, 0.2005, 1.3616, -1.3432, 0, 0, -1.2240, 0.4091},
+	// djenon-abe: a tablebase of 16 seeds; tunedWeights did not beat
+	// rows outside the noise.
+	"djenon-abe": {0.3632, -0.0413, 0.9314, -0.0952, -0.2326, 0.6274, 1.1225, -1.8818, 0, 0, -0.1454, 0.6426},
+}
+
+// committedWeights returns v's committed weights in fixed point:
+// variantWeights' where v has its own, else tunedWeights'.
+func committedWeights(v *position.Variant) *[nFeatures]int32 {
+	if w, ok := fixedVariantWeights[v.Name]; ok {
+		return w
+	}
+	return fixedTunedWeights
+}
+
+// fixedTunedWeights and fixedVariantWeights are tunedWeights and
+// variantWeights in fixed point, converted once.
+var (
+	fixedTunedWeights   = fixedWeights(&tunedWeights)
+	fixedVariantWeights = func() map[string]*[nFeatures]int32 {
+		out := make(map[string]*[nFeatures]int32, len(variantWeights))
+		for name, w := range variantWeights {
+			out[name] = fixedWeights(&w)
+		}
+		return out
+	}()
+)
 
 // weightScale is the fixed-point scale of the weights as negamax uses
 // them.

@@ -50,7 +50,7 @@ func TestFeaturesByHand(t *testing.T) {
 // default.
 func TestEstimateAuto(t *testing.T) {
 	for name, tuned := range map[string]bool{"oware": true, "awari": true, "oware-own": true,
-		"kalah": false, "akon": false, "djenon-abe": false} {
+		"kalah": false, "kalah-std": false, "akon": true, "djenon-abe": true, "djenon-aboure": false} {
 		if got := EstimateAuto.tunes(mustVariant(t, name)); got != tuned {
 			t.Errorf("%s: tuned %v, want %v", name, got, tuned)
 		}

@@ -140,8 +140,8 @@ type Solver struct {
 	opts  Options
 	table *table
 	now   func() time.Time // the clock the threads read for a deadline; tests set their own
-	// weights are the tuned estimate's (tunedWeights in fixed point);
-	// tests set their own.
+	// weights are the tuned estimate's in fixed point, set by
+	// SetWeights; nil: each variant's committed ones (committedWeights).
 	weights *[nFeatures]int32
 }
 
@@ -183,8 +183,7 @@ func New(opts Options) (*Solver, error) {
 	if opts.MaxDepth == 0 || opts.MaxDepth > MaxPly {
 		opts.MaxDepth = MaxPly
 	}
-	return &Solver{opts: opts, table: newTable(opts.HashMiB), now: time.Now,
-		weights: fixedWeights(&tunedWeights)}, nil
+	return &Solver{opts: opts, table: newTable(opts.HashMiB), now: time.Now}, nil
 }
 
 // Options returns the options in force, defaults filled in.

@@ -14,8 +14,9 @@ import (
 // order of Features and of the weights.
 func FeatureNames() []string { return append([]string(nil), featureNames[:]...) }
 
-// TunedWeights returns the committed weights of the tuned estimate, in
-// seeds a feature unit, in FeatureNames order.
+// TunedWeights returns the committed weights of the tuned estimate fitted
+// to oware (those of every variant without weights of its own), in seeds a
+// feature unit, in FeatureNames order.
 func TunedWeights() []float64 { return append([]float64(nil), tunedWeights[:]...) }
 
 // Features returns the tuned estimate's features of p from the side to
@@ -39,7 +40,7 @@ func Features(v *position.Variant, p position.Position) []float64 {
 // SetWeights makes the tuned estimate of s (Options.Estimate
 // EstimateTuned, or EstimateAuto where it tunes) use w, len(FeatureNames())
 // weights in seeds a feature unit, instead of the committed weights: for
-// fitting and trying candidate weights. Searches use the weights rounded
+// fitting and trying candidate weights, in every variant searched. Searches use the weights rounded
 // to 1/256 seed, as the committed ones are.
 func (s *Solver) SetWeights(w []float64) error {
 	if len(w) != nFeatures {

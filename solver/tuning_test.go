@@ -65,3 +65,39 @@ func TestSetWeights(t *testing.T) {
 		t.Error("one weight accepted")
 	}
 }
+
+// TestVariantWeights: a variant with weights of its own (akon) searches
+// by default (EstimateAuto, and EstimateTuned) exactly as with those
+// weights set, and not as with oware's; oware's default is oware's.
+func TestVariantWeights(t *testing.T) {
+	search := func(name string, e Estimate, w []float64) Result {
+		s, err := New(Options{Threads: 1, HashMiB: 1, MaxDepth: 6, Estimate: e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w != nil {
+			if err := s.SetWeights(w); err != nil {
+				t.Fatal(err)
+			}
+		}
+		v := mustVariant(t, name)
+		res, err := s.Search(context.Background(), v, v.Start())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	akon := variantWeights["akon"]
+	own := search("akon", EstimateTuned, akon[:])
+	for _, e := range []Estimate{EstimateAuto, EstimateTuned} {
+		if got := search("akon", e, nil); got.Nodes != own.Nodes || got.Value != own.Value {
+			t.Errorf("akon, %v: %d nodes, value %d; with akon's weights set %d, %d", e, got.Nodes, got.Value, own.Nodes, own.Value)
+		}
+	}
+	if oware := search("akon", EstimateTuned, TunedWeights()); oware.Nodes == own.Nodes {
+		t.Errorf("akon with oware's weights searched the same %d nodes as with its own", own.Nodes)
+	}
+	if def, set := search("oware", EstimateAuto, nil), search("oware", EstimateTuned, TunedWeights()); def.Nodes != set.Nodes {
+		t.Errorf("oware: default %d nodes, oware's weights set %d", def.Nodes, set.Nodes)
+	}
+}

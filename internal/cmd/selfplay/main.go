@@ -1,6 +1,8 @@
-// Command selfplay plays the solver's tuned estimate against the rows
-// estimate (or against the committed weights, -base tuned, when -weights
-// gives candidate weights) in oware: every opening of two plies and every
+// Command selfplay plays the solver's tuned estimate (the variant's
+// committed weights: its own where solver has them, else oware's) against
+// the rows estimate (or against the committed weights, -base tuned, when
+// -weights gives candidate weights) in a variant, oware by default: every
+// opening of two plies and every
 // sixth of three, each played twice with the colours swapped, at a fixed
 // node budget a move (so that the load on the machine does not bias it),
 // one thread a game, two games at once, no tablebase. It prints each game

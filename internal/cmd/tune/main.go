@@ -1,18 +1,19 @@
 // Command tune fits the weights of the solver's tuned estimate
 // (solver/estimate.go, tunedWeights) by least squares: the exact values of
-// positions an oware tablebase holds (10 seeds to its largest, from random
-// playouts from the start, seeded, so a run is reproducible) on their
+// positions a tablebase of the variant holds (10 seeds to its largest, from
+// random playouts from the start, seeded, so a run is reproducible) on their
 // features (solver.Features). With -deep N it then values N midgame
 // positions beyond the tablebase by searches of 50,000 nodes with that
 // first fit's weights, and fits again to both sets with equal weight (as
 // TD-leaf learns what a deeper search says). Each fit is printed as Go for
 // estimate.go, with its root-mean-square error beside the rows
-// estimate's.
+// estimate's and that of oware's weights (tunedWeights).
 //
-//	go run ./internal/cmd/tune -tb DIR [-samples 200000] [-deep 2000] [-drop opp-kroo,own-kroo]
+//	go run ./internal/cmd/tune -tb DIR [-variant oware] [-samples 200000] [-deep 2000] [-drop opp-kroo,own-kroo]
 //
-// DIR holds an oware tablebase of at least 10 seeds (18 made the committed
-// weights). See docs/solver-design.md, "The horizon estimate", and
+// DIR holds a tablebase of the variant (oware by default) of at least 10
+// seeds (oware's of 18 made the committed weights, tunedWeights; see
+// variantWeights for the others). See docs/solver-design.md, "The horizon estimate", and
 // docs/testing.md for the other operator tools.
 package main
 
@@ -37,21 +38,22 @@ import (
 const deepNodes = 50_000
 
 func main() {
-	dir := flag.String("tb", "", "directory of an oware tablebase of at least 10 seeds (required)")
+	dir := flag.String("tb", "", "directory of a tablebase of the variant of at least 10 seeds (required)")
+	variant := flag.String("variant", "oware", "the variant whose estimate is fitted")
 	samples := flag.Int("samples", 200_000, "tablebase positions the first fit uses")
 	deep := flag.Int("deep", 0, "midgame positions valued by search for a second fit (0: none)")
 	drop := flag.String("drop", "", "features to leave out (weight 0), comma separated, for comparing feature sets")
 	flag.Parse()
-	if err := run(os.Stdout, *dir, *samples, *deep, *drop); err != nil {
+	if err := run(os.Stdout, *variant, *dir, *samples, *deep, *drop); err != nil {
 		fmt.Fprintln(os.Stderr, "tune:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out io.Writer, dir string, samples, deep int, drop string) error {
+func run(out io.Writer, variant, dir string, samples, deep int, drop string) error {
 	switch {
 	case dir == "":
-		return errors.New("-tb: give the directory of an oware tablebase")
+		return errors.New("-tb: give the directory of a tablebase of the variant")
 	case samples < 1:
 		return fmt.Errorf("-samples %d: want 1 or more", samples)
 	case deep < 0:
@@ -60,9 +62,9 @@ func run(out io.Writer, dir string, samples, deep int, drop string) error {
 	if err := checkNames(drop); err != nil {
 		return err
 	}
-	v, err := position.Lookup("oware")
+	v, err := position.Lookup(variant)
 	if err != nil {
-		return err
+		return fmt.Errorf("-variant: %w", err)
 	}
 	tb, err := tablebase.OpenProber(dir, v)
 	if err != nil {
@@ -113,8 +115,10 @@ func printFit(out io.Writer, what string, xs [][]float64, ys []float64) []float6
 	names := solver.FeatureNames()
 	rowDiff := index(names, "row-diff")
 	w := leastSquares(xs, ys)
-	fmt.Fprintf(out, "%s; rms error: rows estimate %.3f, this fit %.3f seeds\n", what,
+	oware := solver.TunedWeights()
+	fmt.Fprintf(out, "%s; rms error: rows estimate %.3f, oware's weights %.3f, this fit %.3f seeds\n", what,
 		rms(xs, ys, func(x []float64) float64 { return 0.25 * x[rowDiff] }),
+		rms(xs, ys, func(x []float64) float64 { return dot(oware, x) }),
 		rms(xs, ys, func(x []float64) float64 { return dot(w, x) }))
 	fmt.Fprintln(out, "var tunedWeights = [nFeatures]float64{")
 	for i, x := range w {
@@ -125,13 +129,18 @@ func printFit(out io.Writer, what string, xs [][]float64, ys []float64) []float6
 }
 
 // tuneSet samples n positions of 10..top seeds from random playouts of v
-// (the game not over, no forced pass) with their exact values.
+// (the game not over, no forced pass) with their exact values. It gives
+// up after maxPlayouts(n) playouts, for a variant whose games seldom come
+// down to top seeds.
 func tuneSet(v *position.Variant, tb *tablebase.Prober, top, n int) ([][]float64, []float64, error) {
 	rng := rand.New(rand.NewPCG(18, 2026))
 	var xs [][]float64
 	var ys []float64
 	var buf [position.MaxPits]position.Move
-	for len(ys) < n {
+	for tries := 0; len(ys) < n; tries++ {
+		if tries == maxPlayouts(n) {
+			return nil, nil, fmt.Errorf("%d playouts of %s found only %d of %d positions of 10..%d seeds", tries, v.Name, len(ys), n, top)
+		}
 		target := 10 + rng.IntN(top-9)
 		p := v.Start()
 		for k := v.Moves(p, &buf); k > 0 && p.Seeds() > target; k = v.Moves(p, &buf) {
@@ -149,6 +158,9 @@ func tuneSet(v *position.Variant, tb *tablebase.Prober, top, n int) ([][]float64
 	}
 	return xs, ys, nil
 }
+
+// maxPlayouts is how many playouts tuneSet tries for n positions.
+func maxPlayouts(n int) int { return 100 * n }
 
 // deepSet samples n positions of top+1 to 40 seeds (random playouts,
 // seeded) and values each by a search of deepNodes nodes (one thread, so

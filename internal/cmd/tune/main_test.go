@@ -27,8 +27,9 @@ func TestLeastSquares(t *testing.T) {
 
 // TestRunSmall: on an oware tablebase of 10 seeds, a fit of 500
 // positions prints a weight for each feature, a dropped feature's 0, and
-// an error below the rows estimate's (which is one of the weightings the
-// fit can choose); bad flags are refused.
+// an error below the rows estimate's and no more than oware's committed
+// weights' (each one of the weightings the fit can choose); bad flags,
+// an unknown variant and a tablebase of another variant are refused.
 func TestRunSmall(t *testing.T) {
 	if testsize.Short() {
 		t.Skip("builds an oware tablebase of 10 seeds")
@@ -39,7 +40,7 @@ func TestRunSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := run(&out, dir, 500, 0, "opp-kroo"); err != nil {
+	if err := run(&out, "oware", dir, 500, 0, "opp-kroo"); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
@@ -47,17 +48,18 @@ func TestRunSmall(t *testing.T) {
 		t.Errorf("output:\n%s", text)
 	}
 	var n int
-	var rows, fit float64
-	if _, err := fmt.Sscanf(text, "%d tablebase positions of 10..10 seeds; rms error: rows estimate %g, this fit %g seeds", &n, &rows, &fit); err != nil || n != 500 || fit >= rows {
-		t.Errorf("first line of %q: %d positions, rms rows %v, fit %v (%v); want 500 and the fit's lower", text, n, rows, fit, err)
+	var rows, oware, fit float64
+	if _, err := fmt.Sscanf(text, "%d tablebase positions of 10..10 seeds; rms error: rows estimate %g, oware's weights %g, this fit %g seeds", &n, &rows, &oware, &fit); err != nil || n != 500 || fit >= rows || fit > oware {
+		t.Errorf("first line of %q: %d positions, rms rows %v, oware's weights %v, fit %v (%v); want 500 and the fit's lowest", text, n, rows, oware, fit, err)
 	}
 	for _, bad := range []struct {
+		variant string
 		dir     string
 		samples int
 		drop    string
-	}{{"", 1, ""}, {dir, 0, ""}, {dir, 1, "no-such"}} {
-		if err := run(&out, bad.dir, bad.samples, 0, bad.drop); err == nil {
-			t.Errorf("run(%q, %d, %q) accepted", bad.dir, bad.samples, bad.drop)
+	}{{"oware", "", 1, ""}, {"oware", dir, 0, ""}, {"oware", dir, 1, "no-such"}, {"owari", dir, 1, ""}, {"awari", dir, 1, ""}} {
+		if err := run(&out, bad.variant, bad.dir, bad.samples, 0, bad.drop); err == nil {
+			t.Errorf("run(%q, %q, %d, %q) accepted", bad.variant, bad.dir, bad.samples, bad.drop)
 		}
 	}
 }
