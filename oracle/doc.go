@@ -6,7 +6,9 @@
 // It decides which tablebase serves a variant (the one on disk, else a
 // small one built in memory once per process, and only when a position
 // needs it, or at once by Warm; Config.TBOptional lets a directory that
-// lacks a variant serve the others, as `serve` wants), keeps one solver.Solver per variant whose transposition table
+// lacks a variant serve the others, as `serve` wants; a start whose proof
+// is within reach, SolveOptions.Reach and ReachOf, gets its own size, for
+// any position, and no time limit), keeps one solver.Solver per variant whose transposition table
 // lives across positions, settles forced passes (notation.md "Forced
 // passes": the value stays with the side to move of the position as given
 // and the best move is "pass"), values every legal move with

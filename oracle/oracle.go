@@ -271,14 +271,15 @@ type served struct {
 	prober   *tablebase.Prober // the disk tablebase, for its read errors
 }
 
-// tablebaseFor returns the tablebase for p: the one on disk, or for an
-// endgame (at most twice the in-memory seed count) one built in memory
-// when the disk holds fewer layers. The build starts with the first call
+// tablebaseFor returns the tablebase for p: the one on disk, or one built
+// in memory when the disk holds fewer layers, for an endgame (at most
+// twice the in-memory seed count) or, with reach > 0 (a proof within
+// reach, SolveOptions.Reach), for any p (memServing). The build starts with the first call
 // that needs it and runs once per process and variant; a call waits for it
 // for at most half the time left before ctx's deadline (its time limit
 // covers the wait), and is then served by the disk tablebase or none while
 // the build goes on for later calls.
-func (o *Oracle) tablebaseFor(ctx context.Context, vs *variantState, p position.Position) (served, error) {
+func (o *Oracle) tablebaseFor(ctx context.Context, vs *variantState, p position.Position, reach int) (served, error) {
 	disk, err := o.diskTablebase(vs)
 	if err != nil {
 		return served{}, err
@@ -287,9 +288,9 @@ func (o *Oracle) tablebaseFor(ctx context.Context, vs *variantState, p position.
 	if disk != nil {
 		s = served{tb: disk, prober: disk}
 	}
-	seeds := o.memNeeded(vs, disk)
+	seeds := o.memServing(vs, disk, p, reach)
 	switch {
-	case seeds == 0 || p.Seeds() > 2*seeds:
+	case seeds == 0:
 		return s, nil
 	case disk != nil && p.Seeds() <= disk.MaxSeeds():
 		return s, nil // the disk holds p itself
@@ -314,6 +315,22 @@ func (o *Oracle) tablebaseFor(ctx context.Context, vs *variantState, p position.
 	case <-wait.Done():
 		return s, nil // out of time: answer without it
 	}
+}
+
+// memServing is the seed count of the in-memory tablebase that serves p
+// beside disk (nil: none), 0 for none: v's (memNeeded) when p is an
+// endgame of at most twice as many seeds; under a proof within reach
+// (reach > 0 seeds, SolveOptions.Reach) the larger of v's and reach's
+// for any p, unless the disk holds reach's layers.
+func (o *Oracle) memServing(vs *variantState, disk *tablebase.Prober, p position.Position, reach int) int {
+	seeds := o.memNeeded(vs, disk)
+	switch {
+	case reach > 0 && (disk == nil || disk.MaxSeeds() < reach):
+		return max(seeds, reach)
+	case p.Seeds() > 2*seeds:
+		return 0
+	}
+	return seeds
 }
 
 // memNeeded is the seed count of the in-memory tablebase that serves v's
@@ -355,10 +372,11 @@ func (o *Oracle) Warm(ctx context.Context, v *position.Variant) error {
 }
 
 // memPending reports whether p would be served by v's in-memory
-// tablebase and that has not been built yet.
-func (o *Oracle) memPending(vs *variantState, p position.Position) bool {
+// tablebase, whatever the disk holds (reach as for tablebaseFor: any p
+// under a proof within reach), and that has not been built yet.
+func (o *Oracle) memPending(vs *variantState, p position.Position, reach int) bool {
 	seeds := o.memSeeds(vs.v)
-	if seeds == 0 || p.Seeds() > 2*seeds {
+	if reach == 0 && (seeds == 0 || p.Seeds() > 2*seeds) {
 		return false
 	}
 	vs.buildMu.Lock()

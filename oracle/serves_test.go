@@ -55,7 +55,7 @@ func TestWarm(t *testing.T) {
 	if err := o.Warm(ctx, v); err != nil {
 		t.Fatal(err)
 	}
-	if o.memPending(o.variant(v), v.Start()) {
+	if o.memPending(o.variant(v), v.Start(), 0) {
 		t.Fatal("Warm returned before the build ended")
 	}
 	a, err := o.Solve(ctx, mustSetup(t, "djenon-abe:1,0,0,1,1,0/1,1,0,0,0,0:1"), SolveOptions{Nodes: 1})

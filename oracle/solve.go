@@ -45,6 +45,18 @@ type SolveOptions struct {
 	// Progress, when not nil, hears of each deeper iteration of the
 	// search (solver.Request.Progress); a tablebase answer has none.
 	Progress func(solver.Progress)
+	// Reach lifts Time for a start position whose proof is within reach
+	// (ReachOf): it is searched until proven (Nodes, Depth and ctx still
+	// stop it), with the in-memory tablebase of Reach.MemTBSeeds unless
+	// one on disk holds as many. A default solve asks for it, so that a
+	// start proven in seconds is proven rather than left an estimate by a
+	// time limit meant for positions whose proof is out of reach. Ignored
+	// unless Config.MemTBSeeds is MemTBAuto and Config.NoTB is false; an
+	// in-memory tablebase already built for the variant (by an earlier
+	// call) serves as it is.
+	Reach bool
+
+	reachSeeds int // the in-memory tablebase's seed count under Reach, for any position; 0: none
 }
 
 // Solve answers s: its value from the side to move, every move's value
@@ -59,6 +71,9 @@ func (o *Oracle) Solve(ctx context.Context, s position.Setup, opts SolveOptions)
 		return Answer{}, fmt.Errorf("negative limit (time %v, nodes %d, depth %d)", opts.Time, opts.Nodes, opts.Depth)
 	}
 	start := time.Now()
+	if r, ok := o.reachOf(s, opts); ok {
+		opts.Time, opts.reachSeeds = 0, r.MemTBSeeds
+	}
 	if opts.Time > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.Time)
@@ -101,7 +116,7 @@ func (o *Oracle) solve(ctx context.Context, vs *variantState, p position.Positio
 	}); settled {
 		return err
 	}
-	if o.memPending(vs, p) {
+	if o.memPending(vs, p, opts.reachSeeds) {
 		// Before waiting for the in-memory tablebase, try a short search
 		// without it: small endgames are often proven at once.
 		disk, err := o.diskTablebase(vs)
@@ -126,11 +141,19 @@ func (o *Oracle) solve(ctx context.Context, vs *variantState, p position.Positio
 			return nil
 		}
 	}
-	srv, err := o.tablebaseFor(ctx, vs, p)
+	srv, err := o.tablebaseFor(ctx, vs, p, opts.reachSeeds)
 	if err != nil {
 		return err
 	}
 	return o.answer(ctx, vs, p, moves, history, opts, srv, a)
+}
+
+// reachOf is ReachOf for s when opts.Reach applies (SolveOptions.Reach).
+func (o *Oracle) reachOf(s position.Setup, opts SolveOptions) (Reach, bool) {
+	if !opts.Reach || o.cfg.NoTB || o.cfg.MemTBSeeds != MemTBAuto {
+		return Reach{}, false
+	}
+	return ReachOf(s, tablebase.DefaultMemBytes())
 }
 
 // quickNodes is the node budget of the search tried before waiting for an
