@@ -145,3 +145,39 @@ func TestRefusedBeforeWork(t *testing.T) {
 		t.Errorf("awari to 31 with 200 GiB: %v", err)
 	}
 }
+
+// TestPlanBuildAwari30 pins the plan of awari to 30 (issue 41: a 16 GiB
+// machine, whose default budget is 12 GiB, should build it). At 18 GiB
+// (a 24 GiB machine) layer 29 (C(40,11) = 2,311,801,440 positions)
+// un-sows in one scan: 5.125 bytes a position (11,847,982,380) beside
+// layers 0..28 held (5,586,853,480 bytes), 17,434,835,860 in all, a heap
+// peak of 18.39 GiB with an eighth more and heapFixed (measured: 18.40
+// GiB); layer 30 (C(41,11) = 3,159,461,968) scans twice, its lower
+// layers dropped before its state, so its peak is its own arrays alone,
+// 16,192,242,586 bytes, 17.09 GiB (measured 17.1-17.18): of these the
+// propagation state is 4 bytes a position (11.77 GiB), the exits 1 (2.94
+// GiB), the terminal bits 0.37 GiB. At 12 GiB layer 30 is refused
+// before any work, since no method needs less.
+func TestPlanBuildAwari30(t *testing.T) {
+	v := lookup(t, "awari")
+	plans, err := PlanBuild(v, BuildOptions{MaxSeeds: 30, MemBytes: 18 << 30, Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []LayerPlan{
+		{Seeds: 29, Positions: 2311801440, Method: "unsow", MemBytes: 17434835860},
+		{Seeds: 30, Positions: 3159461968, Method: "unsow", MemBytes: 16192242586},
+	} {
+		got := plans[want.Seeds]
+		if got.Positions != want.Positions || got.Method != want.Method || got.MemBytes != want.MemBytes || got.PeakBytes != heapPeak(want.MemBytes) {
+			t.Errorf("layer %d at 18 GiB: planned %+v, want %+v", want.Seeds, got, want)
+		}
+	}
+	plans, err = PlanBuild(v, BuildOptions{MaxSeeds: 30, MemBytes: 12 << 30, Threads: 2})
+	if want := "layer 30: a memory budget of 12 GiB is too small: this layer needs at least 15 GiB"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("awari to 30 at 12 GiB: %v, want %q", err, want)
+	}
+	if len(plans) != 30 {
+		t.Errorf("awari to 30 at 12 GiB: %d layers planned before the refusal, want 30", len(plans))
+	}
+}
