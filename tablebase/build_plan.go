@@ -73,6 +73,10 @@ type LayerPlan struct {
 const (
 	iterationBytes = 6.125
 	unsowBytes     = 5.125
+	// unsowNarrowBytes is unsowBytes with the narrow propagation state
+	// (build_state.go): 2 bytes a position instead of 4; while the
+	// layer is encoded, the state and the blocks take less.
+	unsowNarrowBytes = 3.125
 )
 
 // graphLayerBytes is the memory in bytes of a graph layer of size
