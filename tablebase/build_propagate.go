@@ -18,7 +18,8 @@ import (
 //	bit  16    resolved
 //	bits 17-31 the distance in plies (doc.go), once resolved
 //
-// A resolved state never changes again.
+// A resolved state never changes again. Un-sowing on one machine uses a
+// 16-bit word instead where the layer allows (build_state.go).
 const (
 	resolved      = 1 << 16
 	valueShift    = 8

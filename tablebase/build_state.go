@@ -14,8 +14,8 @@ import (
 // largest array of an un-sown layer (awari's layer 30: 5.9 GiB instead of
 // 11.8), for a layer of at most maxNarrowSeeds seeds whose forced lines
 // are at most maxNarrowDistance plies (awari's and oware's to 30 are at
-// most 112 and ??? plies; a longer one makes the layer start again wide,
-// errNarrowDistance):
+// most 112 and 133 plies, docs/tablebases.md; a longer one makes the layer
+// propagate again wide: errNarrowDistance, builder.solveUnsow):
 //
 //	unresolved: bits 0-7 the count (moves not yet known to lose), bit 15 clear
 //	resolved:   bits 0-7 the distance, bits 8-14 the value (int7), bit 15 set
