@@ -6,6 +6,7 @@ import (
 	"errors"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mancala-solver/mancala/internal/hugepage"
 )
@@ -237,10 +238,7 @@ func hasZeroByte(w uint64) bool { return (w-lsb)&^w&(lsb<<7) != 0 }
 func expand[W stateWord](ctx context.Context, s *layerSolver, k int8, g *graph, state []W, now frontier, dist uint16, into frontier) (frontier, error) {
 	var mu sync.Mutex
 	next := into
-	resolve := resolveFrom[W]
-	if s.threads == 1 {
-		resolve = resolveAlone[W]
-	}
+	resolve := resolverOf[W](s.threads)
 	size := now.len()
 	err := parallelGuided(ctx, s.threads, int64(size), expandMinChunk, frontierChunk, func(lo, hi int64) error {
 		var local frontier
@@ -360,47 +358,88 @@ func (l *predLister) list(q uint32) ([]uint32, []bool) {
 	return l.g.from[lo:hi], l.keeps
 }
 
-// resolveFrom applies to an unresolved predecessor what its successor's
-// resolution at threshold k means: a move to a lost position wins k; a
-// move to a won one is one more move known to lose k, and the last such
-// loses the predecessor. It reports whether it resolved the predecessor.
-func resolveFrom[W stateWord](st *W, lost bool, k int8, dist uint16) bool {
+// resolverOf returns the function that applies a resolution to a state
+// word of width W on threads workers: resolveAlone for one, else the
+// width's compare-and-swap loop (resolveWide, resolveNarrow), each plain
+// code, so that the compiler inlines what it calls (the generic calls it
+// did not inline cost a call or two an update).
+func resolverOf[W stateWord](threads int) func(*W, bool, int8, uint16) bool {
+	switch {
+	case threads == 1:
+		return resolveAlone[W]
+	case narrow[W]():
+		return any(resolveNarrow).(func(*W, bool, int8, uint16) bool)
+	}
+	return any(resolveWide).(func(*W, bool, int8, uint16) bool)
+}
+
+// resolveWide applies to an unresolved predecessor (its wide state word
+// st) what its successor's resolution at threshold k means: a move to a
+// lost position wins k; a move to a won one is one more move known to
+// lose k, and the last such loses the predecessor. It reports whether it
+// resolved the predecessor.
+func resolveWide(st *uint32, lost bool, k int8, dist uint16) bool {
 	for {
-		old := loadWord(st)
-		if wordResolved(old) {
+		old := atomic.LoadUint32(st)
+		if old&resolved != 0 {
 			return false
 		}
-		nu := afterResolution(old, lost, k, dist)
-		if casWord(st, old, nu) {
-			return wordResolved(nu)
+		nu := old - 1
+		switch {
+		case lost:
+			nu = resolvedAt(k, dist)
+		case nu&0xff == 0:
+			nu = resolvedAt(-k, dist)
+		}
+		if atomic.CompareAndSwapUint32(st, old, nu) {
+			return nu&resolved != 0
 		}
 	}
 }
 
-// afterResolution is the state of an unresolved predecessor (state old)
-// once one of its moves leads to a lost (or won) position at threshold k;
-// a resolution is at distance dist.
-func afterResolution[W stateWord](old W, lost bool, k int8, dist uint16) W {
-	if lost {
-		return wordResolvedAt[W](k, dist)
+// resolveNarrow is resolveWide of a narrow word, swapped within the
+// 32-bit word that holds it (narrowHome).
+func resolveNarrow(st *uint16, lost bool, k int8, dist uint16) bool {
+	w, shift := narrowHome(st)
+	for {
+		whole := atomic.LoadUint32(w)
+		old := uint16(whole >> shift)
+		if old&narrowResolved != 0 {
+			return false
+		}
+		nu := old - 1
+		switch {
+		case lost:
+			nu = narrowResolvedAt(k, dist)
+		case nu&0xff == 0:
+			nu = narrowResolvedAt(-k, dist)
+		}
+		if atomic.CompareAndSwapUint32(w, whole, whole&^(0xffff<<shift)|uint32(nu)<<shift) {
+			return nu&narrowResolved != 0
+		}
 	}
-	if nu := old - 1; nu&0xff != 0 {
-		return nu
-	}
-	return wordResolvedAt[W](-k, dist)
 }
 
-// resolveAlone is resolveFrom for a single worker: plain loads and stores,
+// resolveAlone is resolveWide or resolveNarrow for a single worker: plain loads and stores,
 // which let the processor overlap the cache misses that locked
 // instructions serialise.
+// (the update written out: a generic call here was not inlined).
 func resolveAlone[W stateWord](st *W, lost bool, k int8, dist uint16) bool {
 	old := *st
 	if wordResolved(old) {
 		return false
 	}
-	nu := afterResolution(old, lost, k, dist)
-	*st = nu
-	return wordResolved(nu)
+	switch {
+	case lost:
+		*st = wordResolvedAt[W](k, dist)
+		return true
+	case (old-1)&0xff != 0:
+		*st = old - 1
+		return false
+	default:
+		*st = wordResolvedAt[W](-k, dist)
+		return true
+	}
 }
 
 // freeLarge returns dead arrays to the system at once when a layer is

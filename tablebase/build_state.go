@@ -95,9 +95,13 @@ func wordDistance[W stateWord](st W) uint16 {
 // (at most maxWordDistance).
 func wordResolvedAt[W stateWord](v int8, dist uint16) W {
 	if narrow[W]() {
-		return W(narrowResolved | uint16(uint8(v)&0x7f)<<8 | dist&0xff)
+		return W(narrowResolvedAt(v, dist))
 	}
 	return W(resolvedAt(v, dist))
+}
+
+func narrowResolvedAt(v int8, dist uint16) uint16 {
+	return narrowResolved | uint16(uint8(v)&0x7f)<<8 | dist&0xff
 }
 
 // maxWordDistance is the longest distance W holds.
