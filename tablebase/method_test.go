@@ -113,9 +113,10 @@ func TestChooseMethodShape(t *testing.T) {
 // TestRefusedBeforeWork (issue 43, defect 3): a layer one machine cannot
 // build is refused before any layer is planned and before the directory
 // is made, naming the memory in human units and the distributed route.
-// Awari's layer 31 (C(42,11) = 4,280,561,376 positions) needs 5.125
-// bytes a position by un-sowing, 20.4 GiB, more than the default budget
-// of a 24 GiB machine (18 GiB); layer 32 (C(43,11) = 5,752,004,349) has
+// Awari's layer 31 (C(42,11) = 4,280,561,376 positions) needs 3.125
+// bytes a position by un-sowing (the narrow state), 12.5 GiB, more than
+// 10 GiB (it fits the default budget of a 24 GiB machine, 18 GiB, since
+// the narrow state; it needed 20.4 GiB before); layer 32 (C(43,11) = 5,752,004,349) has
 // more than 2^32 positions, which one machine's build does not rank,
 // whatever the budget. Layer 31 with 200 GiB is within both.
 func TestRefusedBeforeWork(t *testing.T) {
@@ -127,7 +128,7 @@ func TestRefusedBeforeWork(t *testing.T) {
 		mem   int64
 		want  []string
 	}{
-		{31, 18 << 30, []string{"layer 31: a memory budget of 18 GiB is too small: this layer needs at least 20 GiB", "docs/distributed-build.md"}},
+		{31, 10 << 30, []string{"layer 31: a memory budget of 10 GiB is too small: this layer needs at least 12 GiB", "docs/distributed-build.md"}},
 		{32, 200 << 30, []string{"layer 32: 5,752,004,349 positions, more than one machine's build ranks (2^32 a layer)", "GiB of memory", "docs/distributed-build.md"}},
 	} {
 		dir := filepath.Join(t.TempDir(), "tb")
