@@ -27,6 +27,7 @@ type buildOptions struct {
 	json     bool
 	repair   bool
 	parts    string
+	plan     bool
 }
 
 func newBuildCmd() *cobra.Command {
@@ -60,7 +61,9 @@ its cgroup limit when lower. A budget too small for a layer fails at once,
 before any layer is built, naming the layer and the memory it needs. So does a
 layer of more than 2^32 positions (32 seeds and up with six pits a row), which
 one machine's build does not rank: such layers are built across machines
-(docs/distributed-build.md).
+(docs/distributed-build.md). --plan prints every layer's line of method and
+memory as a build into an empty directory would start it, and builds nothing:
+whether a budget fits, before hours of work.
 
 Under mpirun or srun (a binary built with -tags mpi) each process is one rank
 of a build across processes: every rank builds and writes its range of each
@@ -70,6 +73,7 @@ without metadata. mancala import then puts the parts into a tablebase.`,
 		Example: `  mancala build awari --max-seeds 12
   mancala build akon --max-seeds 14 --threads 2 --mem 6GiB --tb /data/tb --json
   mancala build awari --max-seeds 12 --repair
+  mancala build awari --max-seeds 30 --mem 12GiB --plan
   mpirun -np 4 mancala build awari --max-seeds 16 --threads 1 --parts /shared/parts`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -81,6 +85,7 @@ without metadata. mancala import then puts the parts into a tablebase.`,
 	c.Flags().IntVar(&opts.threads, "threads", runtime.NumCPU(), "worker threads")
 	c.Flags().StringVar(&opts.mem, "mem", "", "memory budget for the build's arrays, e.g. 4GiB, 512MB (default: 3/4 of the machine's or cgroup's memory)")
 	c.Flags().BoolVar(&opts.repair, "repair", false, "drop damaged layers (and those above them) of this variant and build them again")
+	c.Flags().BoolVar(&opts.plan, "plan", false, "print each layer's plan (method, memory, heap peak) for an empty directory, and build nothing")
 	c.Flags().StringVar(&opts.parts, "parts", "", "under mpirun or srun: the directory of the build's parts, which every rank sees (required there)")
 	addTBFlag(c, &opts.tb)
 	addJSONFlag(c, &opts.json)
@@ -127,6 +132,9 @@ func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *bui
 		if mem, err = parseSize("--mem", opts.mem); err != nil {
 			return err
 		}
+	}
+	if opts.plan {
+		return runBuildPlan(out, v, opts, mem)
 	}
 	collectNear(mem) // the budget covers our arrays
 	if err := checkTBDir(opts.tb, false); err != nil {
@@ -224,12 +232,51 @@ func (l *layerLog) clock() time.Time {
 func (l *layerLog) start(p tablebase.LayerPlan) {
 	l.running, l.since = p.Seeds, l.clock()
 	l.bar.clear()
+	fmt.Fprintln(l.w, planLine(p))
+}
+
+// planLine is a layer's plan as the build shows it before the layer.
+func planLine(p tablebase.LayerPlan) string {
 	disk := ""
 	if p.DiskBytes > 0 {
 		disk = fmt.Sprintf(", plus %s on disk", humanize.IBytes(uint64(p.DiskBytes)))
 	}
-	fmt.Fprintf(l.w, "layer %d: %s, %s method, needs about %s of %s%s; heap peak about %s\n", p.Seeds, plural(p.Positions, "position"),
+	return fmt.Sprintf("layer %d: %s, %s method, needs about %s of %s%s; heap peak about %s", p.Seeds, plural(p.Positions, "position"),
 		p.Method, humanize.IBytes(uint64(p.MemBytes)), humanize.IBytes(uint64(p.Budget)), disk, humanize.IBytes(uint64(p.PeakBytes)))
+}
+
+// layerPlanJSON is a layer's plan in --plan --json.
+type layerPlanJSON struct {
+	Seeds     int    `json:"seeds"`
+	Positions int64  `json:"positions"`
+	Method    string `json:"method"`
+	MemBytes  int64  `json:"mem_bytes"`
+	DiskBytes int64  `json:"disk_bytes,omitempty"`
+	PeakBytes int64  `json:"peak_bytes"`
+	Budget    int64  `json:"budget_bytes"`
+}
+
+// runBuildPlan prints the plans of the layers 0..--max-seeds at the
+// budget mem (tablebase.PlanBuild), then the error of a layer that
+// cannot be built, if any.
+func runBuildPlan(out io.Writer, v *position.Variant, opts *buildOptions, mem int64) error {
+	plans, err := tablebase.PlanBuild(v, tablebase.BuildOptions{MaxSeeds: opts.maxSeeds, Threads: opts.threads, MemBytes: mem})
+	if opts.json {
+		rows := make([]layerPlanJSON, len(plans))
+		for i, p := range plans {
+			rows[i] = layerPlanJSON{p.Seeds, p.Positions, p.Method, p.MemBytes, p.DiskBytes, p.PeakBytes, p.Budget}
+		}
+		if werr := writeJSON(out, rows); werr != nil {
+			return werr
+		}
+		return err
+	}
+	for _, p := range plans {
+		if _, werr := fmt.Fprintln(out, planLine(p)); werr != nil {
+			return werr
+		}
+	}
+	return err
 }
 
 func (l *layerLog) done(info tablebase.LayerInfo) {

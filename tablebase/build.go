@@ -599,6 +599,12 @@ func (b *builder) trimLower() {
 // its values not kept (unsowBytes).
 func unsowOwnBytes(size int64) int64 { return int64(math.Ceil(unsowBytes * float64(size))) }
 
+// unsowNarrowOwnBytes is unsowOwnBytes with the narrow state
+// (unsowNarrowBytes).
+func unsowNarrowOwnBytes(size int64) int64 {
+	return int64(math.Ceil(unsowNarrowBytes * float64(size)))
+}
+
 // scanExitBytes is the memory of the exits-only scan of a layer of size
 // positions: its exits and terminal bits.
 func scanExitBytes(size int64) int64 { return size + (size+63)/64*8 }

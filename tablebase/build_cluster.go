@@ -216,7 +216,7 @@ func (b *builder) keepOwn(values []int8) {
 // the arrays' lengths: BuildStats.heldBytes, which shows that a rank of a
 // build across processes holds about 1/P of a one-machine build's.
 func (b *builder) noteHeld(s *layerSolver) {
-	held := int64(len(s.exit)+len(s.count)) + 8*int64(len(s.terminal)) + 4*int64(len(s.state))
+	held := int64(len(s.exit)+len(s.count)) + 8*int64(len(s.terminal)) + 4*int64(len(s.state)) + 2*int64(len(s.state16))
 	for _, values := range b.lower {
 		held += int64(len(values))
 	}

@@ -55,6 +55,11 @@ func encodeLayer(ctx context.Context, c codec, threads int, res *solved, keepVal
 		res.values = nil
 		return e, nil
 	}
+	if res.narrow != nil {
+		err = encodeState(ctx, c, threads, res.narrow, keepValues, &e)
+		res.narrow = nil
+		return e, err
+	}
 	if res.state == nil {
 		if e.blocks, e.stored, err = encodeBlocks(ctx, threads, res.values, c.encodeValues); err != nil {
 			return e, err
@@ -66,42 +71,49 @@ func encodeLayer(ctx context.Context, c codec, threads int, res *solved, keepVal
 		e.values = res.values
 		return e, nil
 	}
-	st := res.state
-	encodeValues := func(chunk []uint32) []byte { return c.encodeValues(stateValues(chunk)) }
+	err = encodeState(ctx, c, threads, res.state, keepValues, &e)
+	return e, err
+}
+
+// encodeState is encodeLayer of a final propagation state of either
+// width, into e.
+func encodeState[W stateWord](ctx context.Context, c codec, threads int, st []W, keepValues bool, e *encodedLayer) error {
+	var err error
+	encodeValues := func(chunk []W) []byte { return c.encodeValues(stateValues(chunk)) }
 	if e.blocks, e.stored, err = encodeBlocks(ctx, threads, st, encodeValues); err != nil {
-		return e, err
+		return err
 	}
-	encodeDist := func(chunk []uint32) []byte { return c.encodeDistances(stateDistances(chunk)) }
+	encodeDist := func(chunk []W) []byte { return c.encodeDistances(stateDistances(chunk)) }
 	if e.distBlocks, e.distStored, err = encodeBlocks(ctx, threads, st, encodeDist); err != nil {
-		return e, err
+		return err
 	}
 	e.checksum, e.distChecksum, e.maxDistance = stateSums(st, threads)
 	if keepValues {
 		e.values = make([]int8, len(st))
 		err = parallel(ctx, threads, int64(len(st)), BlockSize, func(lo, hi int64) error {
 			for i, x := range st[lo:hi] {
-				e.values[lo+int64(i)] = stateValue(x)
+				e.values[lo+int64(i)] = wordValue(x)
 			}
 			return nil
 		})
 	}
-	return e, err
+	return err
 }
 
 // stateValues returns the values of a run of final propagation states.
-func stateValues(state []uint32) []int8 {
+func stateValues[W stateWord](state []W) []int8 {
 	values := make([]int8, len(state))
 	for i, st := range state {
-		values[i] = stateValue(st)
+		values[i] = wordValue(st)
 	}
 	return values
 }
 
 // stateDistances returns the distances of a run of final states.
-func stateDistances(state []uint32) []uint16 {
+func stateDistances[W stateWord](state []W) []uint16 {
 	dist := make([]uint16, len(state))
 	for i, st := range state {
-		dist[i] = stateDistance(st)
+		dist[i] = wordDistance(st)
 	}
 	return dist
 }
@@ -113,7 +125,7 @@ func stateDistances(state []uint32) []uint16 {
 // the slots in order: a slot is written again only once it is hashed, and
 // since slots is a multiple of threads, always by the same worker, in
 // order.
-func stateSums(state []uint32, threads int) (values, dist uint64, longest int) {
+func stateSums[W stateWord](state []W, threads int) (values, dist uint64, longest int) {
 	hv, hd := xxhash.New(), xxhash.New()
 	longest = stateSumsInto(state, threads, hv, hd)
 	return hv.Sum64(), hd.Sum64(), longest
@@ -123,7 +135,7 @@ func stateSums(state []uint32, threads int) (values, dist uint64, longest int) {
 // values and of the distances), which may hold the ranges before state's
 // already; it returns the longest
 // distance of state.
-func stateSumsInto(state []uint32, threads int, hv, hd *xxhash.Digest) (longest int) {
+func stateSumsInto[W stateWord](state []W, threads int, hv, hd *xxhash.Digest) (longest int) {
 	const chunk = BlockSize
 	blocks := (len(state) + chunk - 1) / chunk
 	slots := 4 * threads
@@ -146,8 +158,8 @@ func stateSumsInto(state []uint32, threads int, hv, hd *xxhash.Digest) (longest 
 				part := state[b*chunk : min((b+1)*chunk, len(state))]
 				sl.vb, sl.db, sl.longest = sl.vb[:len(part)], sl.db[:2*len(part)], 0
 				for i, st := range part {
-					d := stateDistance(st)
-					sl.vb[i] = byte(stateValue(st))
+					d := wordDistance(st)
+					sl.vb[i] = byte(wordValue(st))
 					binary.LittleEndian.PutUint16(sl.db[2*i:], d)
 					sl.longest = max(sl.longest, int(d))
 				}
@@ -223,6 +235,7 @@ type solved struct {
 	dist   []uint16
 	dist8  []uint8  // instead of dist, from the forward pass (fwdState)
 	state  []uint32 // instead of values and dist, from propagation (stateArrays)
+	narrow []uint16 // instead of state, the narrow state (build_state.go)
 	method string
 	rounds int
 }
@@ -232,6 +245,10 @@ func (r *solved) arrays() {
 	if r.state != nil {
 		r.values, r.dist = stateArrays(r.state)
 		r.state = nil
+	}
+	if r.narrow != nil {
+		r.values, r.dist = stateArrays(r.narrow)
+		r.narrow = nil
 	}
 	if r.dist8 != nil {
 		r.dist, r.dist8 = widen(r.dist8), nil

@@ -78,6 +78,7 @@ type layerSolver struct {
 	// state, when allocated before scan (un-sowing), receives the counts
 	// directly as the initial propagation state, and count stays nil.
 	state    []uint32
+	state16  []uint16 // instead of state, narrow (build_state.go)
 	terminal []uint64 // bit i: position i has no moves (the game is over)
 	edges    int64    // moves that stay in the layer, all positions together
 	keeps    int64    // of those, moves after which the mover moves again
@@ -236,7 +237,7 @@ func (s *layerSolver) scan(ctx context.Context, indeg [][]uint16) error {
 		s.exit = make([]int8, held)
 		s.terminal = make([]uint64, (held+63)/64)
 	}
-	if s.state == nil && s.pass != scanExits {
+	if s.state == nil && s.state16 == nil && s.pass != scanExits {
 		s.count = make([]uint8, held)
 	}
 	hugepage.Advise(s.exit)
@@ -412,9 +413,12 @@ func (b *exitBatch) apply(s *layerSolver) {
 // position at index i of the arrays: in the
 // propagation state when it is allocated already, else in count.
 func (s *layerSolver) setCount(i int64, c uint8) {
-	if s.state != nil {
+	switch {
+	case s.state16 != nil:
+		s.state16[i] = uint16(c)
+	case s.state != nil:
 		s.state[i] = uint32(c)
-	} else {
+	default:
 		s.count[i] = c
 	}
 }

@@ -2,6 +2,7 @@ package tablebase
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime/debug"
@@ -82,6 +83,7 @@ type methodPlan struct {
 	method    layerMethod    // the method that runs
 	lower     lowerPlan      // where the lower layers are while the layer is built
 	split     bool           // un-sowing in two scans (splitScan)
+	narrow    bool           // un-sowing with the narrow state (build_state.go)
 	place     graphPlacement // the graph's placement, for the graph method
 }
 
@@ -228,7 +230,7 @@ func (unsowMethod) applies(sh *layerShape) error {
 }
 
 func (m unsowMethod) plan(sh *layerShape) methodPlan {
-	p := methodPlan{method: m, lower: sh.planLower(unsowOwnBytes(sh.size()))}
+	p := methodPlan{method: m, lower: sh.planLower(sh.unsowOwn()), narrow: sh.narrowState()}
 	if lp, ok := sh.splitScan(); ok {
 		p.lower, p.split = lp, true
 	}
@@ -241,7 +243,7 @@ func (unsowMethod) solve(ctx context.Context, b *builder, p methodPlan) (solved,
 	if err != nil {
 		return solved{}, err
 	}
-	res, err := b.solveUnsow(ctx, s, p.split)
+	res, err := b.solveUnsow(ctx, s, p.split, p.narrow)
 	return res, diskErr(err, disk)
 }
 
@@ -406,7 +408,11 @@ func (b *builder) newSolver(p methodPlan) (*layerSolver, *diskLower, error) {
 // reads no lower layer. Split (splitScan), the exits are scanned first,
 // the lower layers then dropped from memory (the layers above read them
 // back), and the counts scanned after.
-func (b *builder) solveUnsow(ctx context.Context, s *layerSolver, split bool) (solved, error) {
+//
+// With the narrow state (narrowState) a layer whose forced lines pass
+// its distances (errNarrowDistance) is propagated again with the wide
+// state, its counts scanned again: 2 bytes a position more than planned.
+func (b *builder) solveUnsow(ctx context.Context, s *layerSolver, split, narrowState bool) (solved, error) {
 	if split {
 		s.pass = scanExits
 		if err := s.scan(ctx, nil); err != nil {
@@ -416,6 +422,24 @@ func (b *builder) solveUnsow(ctx context.Context, s *layerSolver, split bool) (s
 		clear(b.lower)
 		debug.FreeOSMemory() // before the state, the largest array, is allocated
 		s.pass = scanCounts
+	}
+	if narrowState {
+		s.state16 = makeNarrowState(s.hi - s.lo) // scan writes the counts into it
+		if err := s.scan(ctx, nil); err != nil {
+			return solved{}, err
+		}
+		b.noteHeld(s)
+		b.edges = s.edges
+		s.prog.reach(2 * s.size) // no reverse pass
+		state := s.state16
+		s.state16 = nil
+		state, err := propagateState(ctx, s, nil, state)
+		if !errors.Is(err, errNarrowDistance) {
+			return solved{narrow: state, method: "unsow", rounds: s.rounds}, err
+		}
+		state = nil
+		freeLarge(s.size)
+		s.pass, s.rounds = scanCounts, 0 // the exits are whole; the counts are scanned again
 	}
 	s.state = make([]uint32, s.hi-s.lo) // scan writes the counts into it
 	hugepage.Advise(s.state)
@@ -530,6 +554,21 @@ func (sh *layerShape) placeLower(own int64, keep bool) lowerPlan {
 	return p
 }
 
+// narrowState reports whether the layer un-sows with the narrow state
+// (build_state.go): on one machine, not in parts, when its values fit.
+func (sh *layerShape) narrowState() bool {
+	return !sh.cluster && sh.parts <= 1 && narrowStateFits(sh.n)
+}
+
+// unsowOwn is the layer's own memory by un-sowing, its values not kept:
+// unsowNarrowBytes a position with the narrow state, else unsowBytes.
+func (sh *layerShape) unsowOwn() int64 {
+	if sh.narrowState() {
+		return unsowNarrowOwnBytes(sh.size())
+	}
+	return unsowOwnBytes(sh.size())
+}
+
 // unsowMemory returns the layer's memory by un-sowing: its own arrays
 // (its values kept for the layers above included), the lower layers'
 // share (planLower), and whether some of those are read from disk.
@@ -541,9 +580,9 @@ func (sh *layerShape) placeLower(own int64, keep bool) lowerPlan {
 func (sh *layerShape) unsowMemory() (own, lower int64, disk bool) {
 	if p, ok := sh.splitScan(); ok {
 		size := sh.size()
-		return max(unsowOwnBytes(size), scanExitBytes(size)+p.bytes()), 0, false
+		return max(sh.unsowOwn(), scanExitBytes(size)+p.bytes()), 0, false
 	}
-	return sh.layerMemory(unsowOwnBytes)
+	return sh.layerMemory(func(int64) int64 { return sh.unsowOwn() })
 }
 
 // splitScan reports whether the layer, by un-sowing, scans twice: the
@@ -561,7 +600,7 @@ func (sh *layerShape) splitScan() (p lowerPlan, ok bool) {
 		return lowerPlan{}, false
 	}
 	size := sh.size()
-	if !sh.planLower(unsowOwnBytes(size)).disk() {
+	if !sh.planLower(sh.unsowOwn()).disk() {
 		return lowerPlan{}, false
 	}
 	p = sh.placeLower(scanExitBytes(size), false)

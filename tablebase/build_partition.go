@@ -220,7 +220,7 @@ func (r *rankPart) run(ctx context.Context) error {
 // layerSolver.threshold: the part seeds its own range, then expands,
 // exchanges and applies until no part has anything left.
 func (r *rankPart) threshold(ctx context.Context, k int8) error {
-	now, later := r.s.seedRange(r.lo-r.s.lo, r.hi-r.s.lo, k, r.state, r.lo)
+	now, later := seedRange(r.s, r.lo-r.s.lo, r.hi-r.s.lo, k, r.state, r.lo)
 	for level := 0; ; level++ {
 		left, err := r.ex.Sum(ctx, r.t, int64(now.len()+later.len()))
 		if err != nil {

@@ -2,10 +2,13 @@ package tablebase
 
 import (
 	"bufio"
+	"fmt"
 	"math"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/mancala-solver/mancala/position"
 )
 
 // MachineMemBytes returns the memory this process may use: the physical
@@ -70,6 +73,10 @@ type LayerPlan struct {
 const (
 	iterationBytes = 6.125
 	unsowBytes     = 5.125
+	// unsowNarrowBytes is unsowBytes with the narrow propagation state
+	// (build_state.go): 2 bytes a position instead of 4; while the
+	// layer is encoded, the state and the blocks take less.
+	unsowNarrowBytes = 3.125
 )
 
 // graphLayerBytes is the memory in bytes of a graph layer of size
@@ -143,4 +150,38 @@ func (p graphPlacement) method() string {
 		return "graph"
 	}
 	return methodSpilled
+}
+
+// PlanBuild returns the plans of v's layers 0..opts.MaxSeeds as a build
+// into an empty directory would start them (Build, BuildOptions.LayerStart),
+// with nothing built or written: each layer's method, its memory
+// (MemBytes, PeakBytes) and the spilled graph's disk. Before a layer is
+// built the moves a position inside a layer are not known; the graph's
+// plans take 3.3, as a build does before its first layer (un-sowing and
+// the forward pass do not depend on it). It returns the error Build
+// gives before any work for a layer that cannot be built (a budget too
+// small, a layer past 2^32 positions), with the plans of the layers
+// below it. The plan of a build across processes (BuildOptions.Cluster)
+// is not given.
+func PlanBuild(v *position.Variant, opts BuildOptions) ([]LayerPlan, error) {
+	if opts.MaxSeeds < 0 || opts.MaxSeeds > min(v.Total(), maxLayer) {
+		return nil, fmt.Errorf("max seeds %d: want 0..%d for %s", opts.MaxSeeds, min(v.Total(), maxLayer), v.Name)
+	}
+	if err := buildable(v); err != nil {
+		return nil, err
+	}
+	if opts.Cluster != nil {
+		return nil, fmt.Errorf("the plan of a build across processes is not given: its ranks plan their own ranges")
+	}
+	v = VariantOf(v)
+	b := &builder{stored: true, v: v, ix: NewIndex(v.Pits), opts: withDefaults(opts), movesPerPosition: 3.3}
+	var plans []LayerPlan
+	for n := 0; n <= opts.MaxSeeds; n++ {
+		p, err := b.choose(n, b.movesPerPosition)
+		if err != nil {
+			return plans, err
+		}
+		plans = append(plans, p.LayerPlan)
+	}
+	return plans, nil
 }

@@ -19,7 +19,8 @@ import (
 //	bit  16    resolved
 //	bits 17-31 the distance in plies (doc.go), once resolved
 //
-// A resolved state never changes again.
+// A resolved state never changes again. Un-sowing on one machine uses a
+// 16-bit word instead where the layer allows (build_state.go).
 const (
 	resolved      = 1 << 16
 	valueShift    = 8
@@ -59,9 +60,14 @@ const frontierChunk = 1 << 12
 // from its first (shortest) winning move, a loser by its last (longest)
 // losing one.
 func (s *layerSolver) propagate(ctx context.Context, g *graph) ([]uint32, error) {
-	state := s.initState()
+	return propagateState(ctx, s, g, s.initState())
+}
+
+// propagateState is propagate on the initial state given, of either width
+// (build_state.go).
+func propagateState[W stateWord](ctx context.Context, s *layerSolver, g *graph, state []W) ([]W, error) {
 	for k := int8(s.n); k >= 1; k-- {
-		if err := s.threshold(ctx, k, g, state); err != nil {
+		if err := threshold(ctx, s, k, g, state); err != nil {
 			return nil, err
 		}
 	}
@@ -88,14 +94,14 @@ func (s *layerSolver) initState() []uint32 {
 }
 
 // stateArrays turns a final propagation state into values and distances.
-func stateArrays(state []uint32) ([]int8, []uint16) {
+func stateArrays[W stateWord](state []W) ([]int8, []uint16) {
 	values := make([]int8, len(state))
 	dist := make([]uint16, len(state))
 	hugepage.Advise(values)
 	hugepage.Advise(dist)
 	for i, st := range state {
-		values[i] = stateValue(st) // unresolved states hold value 0, distance 0
-		dist[i] = stateDistance(st)
+		values[i] = wordValue(st) // unresolved states hold value 0, distance 0
+		dist[i] = wordDistance(st)
 	}
 	return values, dist
 }
@@ -103,17 +109,17 @@ func stateArrays(state []uint32) ([]int8, []uint16) {
 // threshold grows the attractors of threshold k, one distance level at a
 // time: level 0 is the game ends that seed resolves, level 1 its captures
 // and the expansion of level 0, level d+1 the expansion of level d.
-func (s *layerSolver) threshold(ctx context.Context, k int8, g *graph, state []uint32) error {
-	now, later, err := s.seed(ctx, k, state)
+func threshold[W stateWord](ctx context.Context, s *layerSolver, k int8, g *graph, state []W) error {
+	now, later, err := seed(ctx, s, k, state)
 	for level := 0; err == nil && now.len()+later.len() > 0; level++ {
-		if level >= MaxDistance {
-			return errDistance
+		if level >= maxWordDistance[W]() {
+			return errWordDistance[W]()
 		}
 		s.rounds++
 		// Level 1 is the captures and the expansion of level 0: the
 		// expansion is added to the captures, rather than the captures,
 		// often millions, copied after it while the other cores wait.
-		now, err = s.expand(ctx, k, g, state, now, uint16(level+1), later)
+		now, err = expand(ctx, s, k, g, state, now, uint16(level+1), later)
 		later = frontier{}
 	}
 	return err
@@ -136,9 +142,9 @@ func (f frontier) join(g frontier) frontier {
 	return frontier{won: append(f.won, g.won...), lost: append(f.lost, g.lost...)}
 }
 
-// add puts p, just resolved with state st, in f.
-func (f *frontier) add(p, st uint32) {
-	if stateValue(st) < 0 {
+// add puts p, just resolved, lost or won, in f.
+func (f *frontier) add(p uint32, lost bool) {
+	if lost {
 		f.lost = append(f.lost, p)
 	} else {
 		f.won = append(f.won, p)
@@ -160,11 +166,11 @@ func (f frontier) at(i int64) (uint32, bool) {
 // It returns the positions resolved at distance 0 (game ends) and at
 // distance 1 (by a capture). Each worker touches only its own ranks, so
 // no atomics are needed.
-func (s *layerSolver) seed(ctx context.Context, k int8, state []uint32) (frontier, frontier, error) {
+func seed[W stateWord](ctx context.Context, s *layerSolver, k int8, state []W) (frontier, frontier, error) {
 	var mu sync.Mutex
 	var ends, captures frontier
 	err := s.forChunks(ctx, func(lo, hi int64) error {
-		localEnds, localCaptures := s.seedRange(lo, hi, k, state, 0)
+		localEnds, localCaptures := seedRange(s, lo, hi, k, state, 0)
 		mu.Lock()
 		ends, captures = ends.join(localEnds), captures.join(localCaptures)
 		mu.Unlock()
@@ -180,7 +186,7 @@ func (s *layerSolver) seed(ctx context.Context, k int8, state []uint32) (frontie
 // exactly k or -k, so it reads the exits eight at a time and skips the
 // words that hold neither, and reads a state only where the exit
 // matches: this pass runs once a threshold over the whole layer.
-func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32, base int64) (ends, captures frontier) {
+func seedRange[W stateWord](s *layerSolver, lo, hi int64, k int8, state []W, base int64) (ends, captures frontier) {
 	exits := int8Bytes(s.exit)
 	won, lost := uint64(uint8(k))*lsb, uint64(uint8(-k))*lsb
 	for i := lo; i < hi; i++ {
@@ -194,7 +200,7 @@ func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32, base int64
 			continue
 		}
 		st := state[i]
-		if st&resolved != 0 {
+		if wordResolved(st) {
 			continue
 		}
 		dist := uint16(1)
@@ -202,17 +208,17 @@ func (s *layerSolver) seedRange(lo, hi int64, k int8, state []uint32, base int64
 			dist = 0
 		}
 		if s.exit[i] == k {
-			st = resolvedAt(k, dist)
+			st = wordResolvedAt[W](k, dist)
 		} else if st--; st&0xff == 0 {
-			st = resolvedAt(-k, dist)
+			st = wordResolvedAt[W](-k, dist)
 		}
 		state[i] = st
 		switch {
-		case st&resolved == 0:
+		case !wordResolved(st):
 		case dist == 0:
-			ends.add(uint32(s.lo+i-base), st)
+			ends.add(uint32(s.lo+i-base), s.exit[i] != k)
 		default:
-			captures.add(uint32(s.lo+i-base), st)
+			captures.add(uint32(s.lo+i-base), s.exit[i] != k)
 		}
 	}
 	return ends, captures
@@ -229,13 +235,10 @@ func hasZeroByte(w uint64) bool { return (w-lsb)&^w&(lsb<<7) != 0 }
 // move that keeps the mover (graph.keepsMover) hands the predecessor its
 // child's result as its own: a won child wins it at once, a lost one is
 // one more move known to lose.
-func (s *layerSolver) expand(ctx context.Context, k int8, g *graph, state []uint32, now frontier, dist uint16, into frontier) (frontier, error) {
+func expand[W stateWord](ctx context.Context, s *layerSolver, k int8, g *graph, state []W, now frontier, dist uint16, into frontier) (frontier, error) {
 	var mu sync.Mutex
 	next := into
-	resolve := resolveFrom
-	if s.threads == 1 {
-		resolve = resolveAlone
-	}
+	resolve := resolverOf[W](s.threads)
 	size := now.len()
 	err := parallelGuided(ctx, s.threads, int64(size), expandMinChunk, frontierChunk, func(lo, hi int64) error {
 		var local frontier
@@ -248,10 +251,10 @@ func (s *layerSolver) expand(ctx context.Context, k int8, g *graph, state []uint
 				batch.add(p, lost != (keeps != nil && keeps[j]))
 			}
 			if batch.full() {
-				batch.apply(state, resolve, k, dist, &local)
+				applyBatch(&batch, state, resolve, k, dist, &local)
 			}
 		}
-		batch.apply(state, resolve, k, dist, &local)
+		applyBatch(&batch, state, resolve, k, dist, &local)
 		mu.Lock()
 		next = next.join(local)
 		mu.Unlock()
@@ -297,15 +300,15 @@ func (b *resolveBatch) full() bool { return len(b.preds) >= resolveBatchSize }
 // distance dist, adds those newly resolved to out (a winning move wins
 // its predecessor, a losing one that was the last loses it), and empties
 // the batch.
-func (b *resolveBatch) apply(state []uint32, resolve func(*uint32, bool, int8, uint16) bool, k int8, dist uint16, out *frontier) {
-	sink := b.sink
+func applyBatch[W stateWord](b *resolveBatch, state []W, resolve func(*W, bool, int8, uint16) bool, k int8, dist uint16, out *frontier) {
+	sink := W(b.sink)
 	for _, p := range b.preds {
 		// A touch: brings the word in, the value is not used. Atomic,
 		// since other workers swap the same words (on amd64 an atomic load
 		// is a plain load, so the misses still overlap).
-		sink |= atomic.LoadUint32(&state[p])
+		sink |= loadWord(&state[p])
 	}
-	b.sink = sink
+	b.sink = uint32(sink)
 	for i, p := range b.preds {
 		switch win := b.wins[i]; {
 		case !resolve(&state[p], win, k, dist):
@@ -355,47 +358,88 @@ func (l *predLister) list(q uint32) ([]uint32, []bool) {
 	return l.g.from[lo:hi], l.keeps
 }
 
-// resolveFrom applies to an unresolved predecessor what its successor's
-// resolution at threshold k means: a move to a lost position wins k; a
-// move to a won one is one more move known to lose k, and the last such
-// loses the predecessor. It reports whether it resolved the predecessor.
-func resolveFrom(st *uint32, lost bool, k int8, dist uint16) bool {
+// resolverOf returns the function that applies a resolution to a state
+// word of width W on threads workers: resolveAlone for one, else the
+// width's compare-and-swap loop (resolveWide, resolveNarrow), each plain
+// code, so that the compiler inlines what it calls (the generic calls it
+// did not inline cost a call or two an update).
+func resolverOf[W stateWord](threads int) func(*W, bool, int8, uint16) bool {
+	switch {
+	case threads == 1:
+		return resolveAlone[W]
+	case narrow[W]():
+		return any(resolveNarrow).(func(*W, bool, int8, uint16) bool)
+	}
+	return any(resolveWide).(func(*W, bool, int8, uint16) bool)
+}
+
+// resolveWide applies to an unresolved predecessor (its wide state word
+// st) what its successor's resolution at threshold k means: a move to a
+// lost position wins k; a move to a won one is one more move known to
+// lose k, and the last such loses the predecessor. It reports whether it
+// resolved the predecessor.
+func resolveWide(st *uint32, lost bool, k int8, dist uint16) bool {
 	for {
 		old := atomic.LoadUint32(st)
 		if old&resolved != 0 {
 			return false
 		}
-		nu := afterResolution(old, lost, k, dist)
+		nu := old - 1
+		switch {
+		case lost:
+			nu = resolvedAt(k, dist)
+		case nu&0xff == 0:
+			nu = resolvedAt(-k, dist)
+		}
 		if atomic.CompareAndSwapUint32(st, old, nu) {
 			return nu&resolved != 0
 		}
 	}
 }
 
-// afterResolution is the state of an unresolved predecessor (state old)
-// once one of its moves leads to a lost (or won) position at threshold k;
-// a resolution is at distance dist.
-func afterResolution(old uint32, lost bool, k int8, dist uint16) uint32 {
-	if lost {
-		return resolvedAt(k, dist)
+// resolveNarrow is resolveWide of a narrow word, swapped within the
+// 32-bit word that holds it (narrowHome).
+func resolveNarrow(st *uint16, lost bool, k int8, dist uint16) bool {
+	w, shift := narrowHome(st)
+	for {
+		whole := atomic.LoadUint32(w)
+		old := uint16(whole >> shift)
+		if old&narrowResolved != 0 {
+			return false
+		}
+		nu := old - 1
+		switch {
+		case lost:
+			nu = narrowResolvedAt(k, dist)
+		case nu&0xff == 0:
+			nu = narrowResolvedAt(-k, dist)
+		}
+		if atomic.CompareAndSwapUint32(w, whole, whole&^(0xffff<<shift)|uint32(nu)<<shift) {
+			return nu&narrowResolved != 0
+		}
 	}
-	if nu := old - 1; nu&0xff != 0 {
-		return nu
-	}
-	return resolvedAt(-k, dist)
 }
 
-// resolveAlone is resolveFrom for a single worker: plain loads and stores,
+// resolveAlone is resolveWide or resolveNarrow for a single worker: plain loads and stores,
 // which let the processor overlap the cache misses that locked
 // instructions serialise.
-func resolveAlone(st *uint32, lost bool, k int8, dist uint16) bool {
+// (the update written out: a generic call here was not inlined).
+func resolveAlone[W stateWord](st *W, lost bool, k int8, dist uint16) bool {
 	old := *st
-	if old&resolved != 0 {
+	if wordResolved(old) {
 		return false
 	}
-	nu := afterResolution(old, lost, k, dist)
-	*st = nu
-	return nu&resolved != 0
+	switch {
+	case lost:
+		*st = wordResolvedAt[W](k, dist)
+		return true
+	case (old-1)&0xff != 0:
+		*st = old - 1
+		return false
+	default:
+		*st = wordResolvedAt[W](-k, dist)
+		return true
+	}
 }
 
 // freeLarge returns dead arrays to the system at once when a layer is

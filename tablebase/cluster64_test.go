@@ -224,7 +224,7 @@ func TestPartExpandPastTwoTo32(t *testing.T) {
 	s.exit[100] = 2
 	state := make([]uint32, 256)
 	state[100] = 3
-	_, captures := s.seedRange(64, 256, 2, state, lo)
+	_, captures := seedRange(s, 64, 256, 2, state, lo)
 	if !slices.Equal(captures.won, []uint32{100}) {
 		t.Errorf("seedRange's captures %v, want [100]", captures.won)
 	}

@@ -147,11 +147,12 @@ func TestClusterMatchesOneMachine(t *testing.T) {
 // counted bytes (noteHeld, the arrays' lengths) are within 1/P of the
 // one-machine build's and the ranges' rounding to blocks (a third more
 // at these sizes: awari's layer 12 is 21 blocks), and the ranks' add up
-// to the one-machine build's.
+// to the one-machine build's, in parts, whose propagation state is the
+// ranks' (the wide one: build_state.go).
 func TestClusterRankHoldsItsRange(t *testing.T) {
 	const seeds = 12
 	v := lookup(t, "awari")
-	one, err := Build(context.Background(), t.TempDir(), v, BuildOptions{MaxSeeds: seeds, Threads: 1, Method: MethodUnsow})
+	one, err := Build(context.Background(), t.TempDir(), v, BuildOptions{MaxSeeds: seeds, Threads: 1, Method: MethodUnsow, Parts: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

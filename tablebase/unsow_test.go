@@ -201,7 +201,7 @@ func TestLowerTiered(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		own  func(int64) int64
-	}{{"awari", unsowOwnBytes}, {"kalah", forwardOwnBytes}} {
+	}{{"awari", unsowNarrowOwnBytes}, {"kalah", forwardOwnBytes}} {
 		v := lookup(t, c.name)
 		t.Run(c.name, func(t *testing.T) {
 			ix := NewIndex(v.Pits)
@@ -231,9 +231,9 @@ func TestSplitScan(t *testing.T) {
 		v := lookup(t, name)
 		t.Run(name, func(t *testing.T) {
 			ix := NewIndex(v.Pits)
-			mem := unsowOwnBytes(ix.Size(seeds)) + ix.Size(seeds-1)/2
+			mem := unsowNarrowOwnBytes(ix.Size(seeds)) + ix.Size(seeds-1)/2
 			b := &builder{s: &store{}, v: v, ix: ix, opts: BuildOptions{MaxSeeds: seeds, MemBytes: mem}}
-			if !b.shape(seeds, 3.3).planLower(unsowOwnBytes(ix.Size(seeds))).disk() {
+			if !b.shape(seeds, 3.3).planLower(unsowNarrowOwnBytes(ix.Size(seeds))).disk() {
 				t.Fatalf("layer %d, budget %d: one scan holds every lower layer; want some on disk", seeds, mem)
 			}
 			for n := 0; n <= seeds; n++ {

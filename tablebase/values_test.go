@@ -159,8 +159,9 @@ func proveValue(v *position.Variant, ref map[position.Position]int, p position.P
 // with the same values (for a variant on the graph: un-sowing needs less
 // than iteration); the plan announces each method and the disk a spilled
 // graph takes. One too small for the values themselves is an error naming
-// the layer, before any layer is built (layer 7: layers 0..6 hold
-// C(18,12) = 18564 bytes, and 6.125 x 31824 more are needed).
+// the layer, before any layer is built (layer 8: layers 0..6, the ones
+// its captures reach, hold C(18,12) = 18564 bytes, and un-sowing's 3.125
+// x 75582 more are needed: 249 KiB; layer 7 fits, its scan split).
 func TestMemoryBudget(t *testing.T) {
 	v := lookup(t, "djenon-abe")
 	want := checksums(t, build(t, v, 9, MethodGraph), v)
@@ -186,7 +187,7 @@ func TestMemoryBudget(t *testing.T) {
 	}
 	v = lookup(t, "awari")
 	stats, err = Build(context.Background(), t.TempDir(), v, BuildOptions{MaxSeeds: 9, MemBytes: 100_000})
-	if err == nil || !strings.Contains(err.Error(), "layer 7: a memory budget of 98 KiB is too small") {
+	if err == nil || !strings.Contains(err.Error(), "layer 8: a memory budget of 98 KiB is too small: this layer needs at least 249 KiB") {
 		t.Errorf("build with 100 kB: %v", err)
 	}
 	if len(stats.Layers) != 0 {
