@@ -38,3 +38,22 @@ func SownValue(captured int, again bool, next int) int {
 	}
 	return captured - next
 }
+
+// SeedParity reports whether the value of every position of v (rules.md
+// section 6) has the parity of the seeds on its board: true when every end
+// of a game gives each seed left on the board to one player or the other,
+// as the end rules all do, and no repetition gives them to nobody (a
+// variant whose positions cannot recur, CanRepeat: kalah; or one whose
+// repetitions give each player their own row, RepetitionOwnRows). A
+// value with S seeds on the board is then 2k-S, k being the seeds the
+// mover takes from now on. This is the one place the rule is written; the
+// solver rounds its horizon estimates to it.
+//
+// Proof, by induction on the plies left: a game end splits all S seeds,
+// own+opp = S, so own-opp = S-2*opp. A move that banks or captures c seeds
+// leaves S-c on the board, so its child's value t has the parity of S-c,
+// and the move's value c-t or c+t (Move.Value) that of S; a pass keeps the
+// seeds. The best move's value is one of these.
+func (v *Variant) SeedParity() bool {
+	return !v.CanRepeat() || v.Repetition == RepetitionOwnRows
+}

@@ -1,6 +1,9 @@
 package position
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 func TestMoveValue(t *testing.T) {
 	p := Position{Own: 0x0101, Opp: 0x0202, Side: 0}
@@ -64,4 +67,44 @@ func mustLookup(t *testing.T, name string) *Variant {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// TestSeedParity: the rule holds for every kalah size (no position
+// recurs) and for oware-own (a repetition gives each player their own
+// row), not where a repetition gives the board to nobody; and where it
+// holds, every end met in random playouts, by the end rule or (oware-own)
+// by repetition, is worth the parity of the seeds on the board. The
+// solver's tests compare whole values with plain minimax
+// (solver/kalah_test.go, TestKalahValueParity).
+func TestSeedParity(t *testing.T) {
+	want := map[string]bool{"awari": false, "oware": false, "akon": false, "djenon-abe": false,
+		"djenon-aboure": false, "oware-own": true, "kalah": true, "kalah-std-3x5": true, "kalah-1x1": true}
+	for name, holds := range want {
+		v := mustLookup(t, name)
+		if v.SeedParity() != holds {
+			t.Errorf("%s: SeedParity() = %v, want %v", name, !holds, holds)
+			continue
+		}
+		if !holds {
+			continue
+		}
+		rng := rand.New(rand.NewPCG(7, uint64(v.ID)))
+		var buf [MaxPits]Move
+		for game := 0; game < 200; game++ {
+			p := v.Start()
+			for ply := 0; ply < 300; ply++ {
+				if v.CanRepeat() && (v.RepetitionValue(p)-p.Seeds())%2 != 0 {
+					t.Fatalf("%s %s: repetition value %d, %d seeds", name, Format(v, p), v.RepetitionValue(p), p.Seeds())
+				}
+				n := v.Moves(p, &buf)
+				if n == 0 {
+					if (v.TerminalValue(p)-p.Seeds())%2 != 0 {
+						t.Fatalf("%s %s: terminal value %d, %d seeds", name, Format(v, p), v.TerminalValue(p), p.Seeds())
+					}
+					break
+				}
+				p = buf[rng.IntN(n)].Next
+			}
+		}
+	}
 }

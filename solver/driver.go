@@ -35,6 +35,12 @@ type search struct {
 	// fact 2 of doc.go holds; false for oware-own, whose repetitions give
 	// each player their own row.
 	neutral bool
+	// parity: the search rounds its horizon estimates to the parity of
+	// the seeds on the board (parityEstimate), which every value has
+	// (position.Variant.SeedParity). Only in kalah: oware-own, where the
+	// rule holds too, also takes estimates from its twin's tablebase,
+	// whose values lack it, and its estimates were not measured rounded.
+	parity  bool
 	salt    uint64
 	weights *[nFeatures]int32 // the tuned estimate's, fixed point; nil: EstimateRows
 	lo, hi  []atomic.Int32    // proven bounds on each root move's value
@@ -85,7 +91,7 @@ type iteration struct {
 func newSearch(s *Solver, v *position.Variant, p position.Position, moves []position.Move, opts Options, line []position.Position) *search {
 	sr := &search{v: v, root: p, moves: slices.Clone(moves), opts: opts, table: s.table,
 		tb: opts.Tablebase, etb: opts.EstimateTablebase, salt: variantSalt(v), repeats: v.CanRepeat(),
-		neutral: v.Repetition == position.RepetitionNobody}
+		neutral: v.Repetition == position.RepetitionNobody, parity: v.SeedParity() && !v.CanRepeat()}
 	if !sr.repeats {
 		line = nil
 	}

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -113,6 +114,77 @@ func TestKalahBanksNextBound(t *testing.T) {
 			t.Errorf("%s: %d positions checked, %d at the bound", v.Name, checked, tight)
 		}
 		t.Logf("%s: %d positions, %d at the bound", v.Name, checked, tight)
+	}
+}
+
+// TestKalahValueParity: every position reachable from the start of small
+// kalah sizes, under both capture rules, is worth (by plain minimax) the
+// parity of the seeds on its board, as position.Variant.SeedParity says;
+// and the search's estimate there (parityEstimate of the rows estimate and
+// of the tuned one) has that parity and lies within the seeds on the board.
+func TestKalahValueParity(t *testing.T) {
+	sizes := [][2]int{{2, 3}, {2, 4}, {3, 3}, {4, 2}, {6, 1}}
+	if !testsize.Short() {
+		sizes = append(sizes, [2]int{3, 4}, [2]int{4, 3})
+	}
+	for _, rules := range kalahRuleSets {
+		for _, size := range sizes {
+			v := position.KalahOf(rules, size[0], size[1])
+			if !v.SeedParity() {
+				t.Fatalf("%s: SeedParity false", v.Name)
+			}
+			memo := map[position.Position]int{}
+			kalahMinimax(v, v.Start(), memo)
+			var buf [position.MaxPits]position.Move
+			for p, val := range memo {
+				seeds := p.Seeds()
+				if (val-seeds)%2 != 0 {
+					t.Fatalf("%s %s: value %d, %d seeds", v.Name, position.Format(v, p), val, seeds)
+				}
+				n := v.Moves(p, &buf)
+				if n == 0 {
+					continue
+				}
+				for _, e := range []int{rowsEstimate(p), tunedEstimate(v, fixedTunedWeights, p, &buf, n)} {
+					if r := parityEstimate(e, p); (r-seeds)%2 != 0 || r < -seeds || r > seeds || r-e > 1 || e-r > 1 {
+						t.Fatalf("%s %s: estimate %d rounded to %d, %d seeds", v.Name, position.Format(v, p), e, r, seeds)
+					}
+				}
+			}
+			t.Logf("%s: %d positions", v.Name, len(memo))
+		}
+	}
+}
+
+// TestKalahEstimatesKeepParity: the search's depth-limited values in
+// kalah, estimates and all, have the parity of the seeds on the board
+// (parityEstimate): the position's value and every move's, at depths 1 to
+// 6, on positions of random playouts of Kalah(6,4) under both capture
+// rules.
+func TestKalahEstimatesKeepParity(t *testing.T) {
+	for _, rules := range kalahRuleSets {
+		v := position.KalahOf(rules, 6, 4)
+		rng := rand.New(rand.NewPCG(5, uint64(v.ID)))
+		for range 20 {
+			p, ok := kalahPlayout(v, rng)
+			if !ok {
+				continue
+			}
+			for depth := 1; depth <= 6; depth++ {
+				res, err := Search(context.Background(), v, p, Options{Threads: 1, HashMiB: 4, MaxDepth: depth, AllMoves: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if (res.Value-p.Seeds())%2 != 0 {
+					t.Fatalf("%s %s depth %d: value %d, %d seeds", v.Name, position.Format(v, p), depth, res.Value, p.Seeds())
+				}
+				for _, m := range res.Moves {
+					if (m.Value-p.Seeds())%2 != 0 {
+						t.Fatalf("%s %s depth %d: move %d worth %d, %d seeds", v.Name, position.Format(v, p), depth, m.Move, m.Value, p.Seeds())
+					}
+				}
+			}
+		}
 	}
 }
 

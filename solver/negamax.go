@@ -415,13 +415,18 @@ func (w *worker) countFilled(filled bool) {
 	}
 }
 
-// estimate is the horizon estimate of p's value (Options.Estimate); moves
+// estimate is the horizon estimate of p's value (Options.Estimate), on
+// the parity of p's seeds where the search keeps it (search.parity); moves
 // are p's n > 0 legal moves. Estimates are never marked proven.
 func (w *worker) estimate(p position.Position, moves *[position.MaxPits]position.Move, n int) int {
-	if w.s.weights == nil {
-		return rowsEstimate(p)
+	e := rowsEstimate(p)
+	if w.s.weights != nil {
+		e = tunedEstimate(w.v, w.s.weights, p, moves, n)
 	}
-	return tunedEstimate(w.v, w.s.weights, p, moves, n)
+	if w.s.parity {
+		return parityEstimate(e, p)
+	}
+	return e
 }
 
 // orderMoves writes into order the indexes of buf[:n] best first: the
