@@ -11,8 +11,9 @@ import (
 // TestReachOf: the start of kalah (Kalah(6,4)) is proven by default with
 // an 18-seed tablebase in memory, which needs 3 bytes a position of layers
 // 0..18: sum over n of C(n+11, 11) = C(30, 12) = 86,493,225 positions,
-// 259,479,675 bytes. Any other position of kalah, a start with captures,
-// another size, a budget one byte short: none.
+// 259,479,675 bytes; kalah-std's start with a 20-seed one. Any other
+// position of kalah, a start with captures, another size, a budget one
+// byte short: none.
 func TestReachOf(t *testing.T) {
 	const need = 3 * 86_493_225
 	if got := tablebase.MemoryBytes(mustSetup(t, "kalah").Variant, 18); got != need {
@@ -30,7 +31,8 @@ func TestReachOf(t *testing.T) {
 		{"kalah:0,5,5,5,5,4/4,4,4,4,4,4:1", 8 << 30, 0}, // not the start: player 1's move 1 sown
 		{"kalah-6x5", 8 << 30, 0},
 		{"kalah-6x3", 8 << 30, 0},
-		{"kalah-std", 8 << 30, 0},
+		{"kalah-std", 8 << 30, 20},
+		{"kalah-std-6x5", 8 << 30, 0},
 		{"oware", 8 << 30, 0},
 	} {
 		r, ok := ReachOf(mustSetup(t, c.pos), c.budget)
