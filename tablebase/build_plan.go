@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,9 +14,11 @@ import (
 )
 
 // MachineMemBytes returns the memory this process may use: the physical
-// memory (MemTotal in /proc/meminfo), lowered to the cgroup's limit when
-// one is set (cgroup v2 memory.max, else v1 memory.limit_in_bytes); 0
-// when neither can be read (not Linux).
+// memory (MemTotal in /proc/meminfo), lowered to the lowest memory limit
+// set on the process's cgroup or one of its ancestors (cgroupMemLimit:
+// cgroup v2 memory.max, v1 memory.limit_in_bytes), as under
+// `systemd-run -p MemoryMax=...`, a container or a Slurm job with its
+// memory confined; 0 when neither can be read (not Linux).
 func MachineMemBytes() int64 {
 	total := int64(0)
 	if f, err := os.Open("/proc/meminfo"); err == nil {
@@ -27,18 +31,63 @@ func MachineMemBytes() int64 {
 		}
 		f.Close()
 	}
-	for _, file := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			continue
-		}
-		limit, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
-		if err == nil && limit > 0 && (total == 0 || limit < total) {
-			total = limit // "max" (no limit) does not parse and is skipped
-		}
-		break
+	self, _ := os.ReadFile("/proc/self/cgroup")
+	if limit := cgroupMemLimit("/sys/fs/cgroup", string(self)); limit > 0 && (total == 0 || limit < total) {
+		total = limit
 	}
 	return total
+}
+
+// cgroupMemLimit returns the lowest memory limit, in bytes, on the cgroup
+// that self (the text of /proc/self/cgroup) names and on its ancestors,
+// read under root (where cgroupfs is mounted: v2 at root or root/unified,
+// v1's memory controller at root/memory); 0 when none is set or readable.
+// Inside a container with its own cgroup namespace the path is "/" and
+// the container's limit is root's file.
+func cgroupMemLimit(root, self string) int64 {
+	lowest := int64(0)
+	for _, line := range strings.Split(strings.TrimSpace(self), "\n") {
+		id, rest, _ := strings.Cut(line, ":")
+		controllers, path, ok := strings.Cut(rest, ":")
+		var dirs []string
+		var file string
+		switch {
+		case !ok:
+			continue
+		case id == "0" && controllers == "":
+			dirs, file = []string{root, filepath.Join(root, "unified")}, "memory.max"
+		case slices.Contains(strings.Split(controllers, ","), "memory"):
+			dirs, file = []string{filepath.Join(root, "memory")}, "memory.limit_in_bytes"
+		default:
+			continue
+		}
+		for _, dir := range dirs {
+			for p := filepath.Clean("/" + path); ; p = filepath.Dir(p) {
+				if limit := readLimit(filepath.Join(dir, p, file)); limit > 0 && (lowest == 0 || limit < lowest) {
+					lowest = limit
+				}
+				if p == "/" {
+					break
+				}
+			}
+		}
+	}
+	return lowest
+}
+
+// readLimit returns the number in a cgroup limit file, or 0 when the file
+// is missing or sets no limit: v2's "max", v1's largest page-aligned
+// int64 (9223372036854771712).
+func readLimit(file string) int64 {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return 0
+	}
+	limit, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+	if err != nil || limit <= 0 || limit >= 1<<62 {
+		return 0
+	}
+	return limit
 }
 
 // DefaultMemBytes returns the build's memory budget when none is given:
