@@ -65,17 +65,19 @@ type search struct {
 	// finished holds the last null-window probes the threads finished,
 	// with their results (worker.adopt), the latest at
 	// finished[latest%finishedProbes].
-	finished  [finishedProbes]atomic.Uint64
-	latest    atomic.Uint32
-	rootDone  atomic.Bool
-	settled   []atomic.Bool
-	nodes     atomic.Uint64
-	tbHits    atomic.Uint64
-	iterMu    sync.Mutex
-	deepest   iteration // deepest completed iteration of any thread
-	haveDepth bool
-	progress  func(Progress) // Request.Progress, called under iterMu
-	start     time.Time
+	finished [finishedProbes]atomic.Uint64
+	latest   atomic.Uint32
+	rootDone atomic.Bool
+	settled  []atomic.Bool
+	nodes    atomic.Uint64
+	// threadNodes is each thread's node count, written as it returns.
+	threadNodes []uint64
+	tbHits      atomic.Uint64
+	iterMu      sync.Mutex
+	deepest     iteration // deepest completed iteration of any thread
+	haveDepth   bool
+	progress    func(Progress) // Request.Progress, called under iterMu
+	start       time.Time
 	// deadline is the context's deadline (zero: none), which the threads
 	// check themselves as they poll (worker.poll), with now.
 	deadline time.Time
@@ -150,12 +152,14 @@ func (s *search) run(ctx context.Context) {
 		}
 	})
 	defer stopOnDone()
+	s.threadNodes = make([]uint64, s.opts.Threads)
 	var g errgroup.Group
 	for id := 0; id < s.opts.Threads; id++ {
 		w := newWorker(s, id)
 		g.Go(func() error {
 			w.run()
 			w.flush()
+			s.threadNodes[id] = w.nodes
 			if id == 0 {
 				s.halt(StopDepth)
 			}

@@ -55,9 +55,11 @@ func newWorker(s *search, id int) *worker {
 
 // run is one thread's whole search: the position's value by iterative
 // deepening, then (unless AllMoves, which values every move instead, or
-// OneBest, which stops there) which moves reach it. Helper threads start
-// one ply deeper on odd ids, so that the threads spread over depths (Lazy
-// SMP).
+// OneBest, which stops there) which moves reach it. Where positions can
+// repeat, helper threads start one ply deeper on odd ids and at other root
+// moves, so that the threads spread over depths (Lazy SMP); in kalah all
+// run the same probes and split each by the marks of busy.go, adopting a
+// probe another thread finished (docs/solver-design.md, "Threads").
 func (w *worker) run() {
 	if w.s.opts.AllMoves {
 		w.valueAllMoves()
