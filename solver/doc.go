@@ -4,7 +4,8 @@
 // alpha-beta search over the position engine. docs/solver-design.md
 // explains the design: MTD(f) over a transposition table that stays exact
 // under repetitions, the horizon estimate and its tuning, the search for
-// play, Lazy SMP.
+// play, and how threads share the work (Lazy SMP where positions repeat;
+// in kalah, shared probes with ABDADA marks).
 //
 // Search (or a Solver, which keeps its table between positions) is the
 // whole API. A Result says whether its value is exact; a search stopped by
@@ -18,7 +19,9 @@
 //   - driver.go: one Search call's shared state: the root's moves and
 //     their proven bounds, the threads, the deepest completed iteration.
 //   - worker.go: one search thread: iterative deepening, MTD(f) at the
-//     root, proving each best move, valuing every move (AllMoves).
+//     root, proving each best move, valuing every move (AllMoves), and
+//     adopting a probe another thread finished.
+//   - busy.go: the marks of the nodes the threads are in (ABDADA).
 //   - negamax.go: the fail-soft alpha-beta search of a node in three
 //     parts (prelude, probe, expansion), its move ordering and its
 //     lookups in the table and the tablebase.

@@ -28,6 +28,10 @@ type search struct {
 	etb Tablebase
 	// pol is the table rules of the search's mode (policy.go).
 	pol policy
+	// busy marks the nodes the threads are in (ABDADA, busy.go); nil
+	// with one thread. rootKeys are the root moves' children's keys.
+	busy     *busyTable
+	rootKeys []uint64
 	// repeats is v.CanRepeat(): false for kalah, where no position recurs
 	// and every node is history-free.
 	repeats bool
@@ -57,16 +61,23 @@ type search struct {
 	// epoch counts settling events (the root value proven, a move's value
 	// decided); a thread whose epoch is stale abandons its probe to look
 	// at what is left to do.
-	epoch     atomic.Uint64
-	rootDone  atomic.Bool
-	settled   []atomic.Bool
-	nodes     atomic.Uint64
-	tbHits    atomic.Uint64
-	iterMu    sync.Mutex
-	deepest   iteration // deepest completed iteration of any thread
-	haveDepth bool
-	progress  func(Progress) // Request.Progress, called under iterMu
-	start     time.Time
+	epoch atomic.Uint64
+	// finished holds the last null-window probes the threads finished,
+	// with their results (worker.adopt), the latest at
+	// finished[latest%finishedProbes].
+	finished [finishedProbes]atomic.Uint64
+	latest   atomic.Uint32
+	rootDone atomic.Bool
+	settled  []atomic.Bool
+	nodes    atomic.Uint64
+	// threadNodes is each thread's node count, written as it returns.
+	threadNodes []uint64
+	tbHits      atomic.Uint64
+	iterMu      sync.Mutex
+	deepest     iteration // deepest completed iteration of any thread
+	haveDepth   bool
+	progress    func(Progress) // Request.Progress, called under iterMu
+	start       time.Time
 	// deadline is the context's deadline (zero: none), which the threads
 	// check themselves as they poll (worker.poll), with now.
 	deadline time.Time
@@ -111,6 +122,12 @@ func newSearch(s *Solver, v *position.Variant, p position.Position, moves []posi
 	}
 	sr.rootHistory ^= pathHash(p, boardHash(p, sr.salt))
 	sr.pol = newPolicy(opts, sr.neutral)
+	if opts.Threads > 1 {
+		sr.busy = new(busyTable)
+		for i := range sr.moves {
+			sr.rootKeys = append(sr.rootKeys, childKey(v, &sr.moves[i], sr.salt, sr.rootHistory))
+		}
+	}
 	sr.lo = make([]atomic.Int32, len(moves))
 	sr.hi = make([]atomic.Int32, len(moves))
 	sr.settled = make([]atomic.Bool, len(moves))
@@ -135,12 +152,14 @@ func (s *search) run(ctx context.Context) {
 		}
 	})
 	defer stopOnDone()
+	s.threadNodes = make([]uint64, s.opts.Threads)
 	var g errgroup.Group
 	for id := 0; id < s.opts.Threads; id++ {
 		w := newWorker(s, id)
 		g.Go(func() error {
 			w.run()
 			w.flush()
+			s.threadNodes[id] = w.nodes
 			if id == 0 {
 				s.halt(StopDepth)
 			}

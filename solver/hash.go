@@ -49,5 +49,15 @@ func keyFor(p position.Position, board uint64, historyFree bool, history uint64)
 	return board ^ mix64(history^sideKey*uint64(p.Side+1))
 }
 
+// childKey is the table key of the node that move m leads to, whose line
+// hash is childHistory unless the move starts a layer (keyFor).
+func childKey(v *position.Variant, m *position.Move, salt, childHistory uint64) uint64 {
+	board := boardHash(m.Next, salt)
+	if v.StartsLayer(*m) {
+		return board
+	}
+	return keyFor(m.Next, board, false, childHistory)
+}
+
 // variantSalt gives each variant its own hash space.
 func variantSalt(v *position.Variant) uint64 { return mix64(uint64(v.ID) + 1) }

@@ -98,7 +98,9 @@ func (w *worker) probe(p position.Position, alpha, beta, depth, seeds int, n *no
 // expand searches node n (position p, with seeds seeds) below: its moves,
 // the children the tablebase holds (which may settle it at once), the
 // horizon estimate at depth 0, an enhanced transposition cutoff, then each
-// move in order (ttMove first), storing the result.
+// move in order (ttMove first), storing the result. With several threads,
+// a move whose child another thread is searching waits for a second pass
+// (ABDADA, busy.go), unless it is the first the node searches.
 func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *node, ttMove int) (int, bool, int) {
 	var buf [position.MaxPits]position.Move
 	moves := w.v.Moves(p, &buf)
@@ -148,25 +150,42 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 	w.orderMoves(p, &buf, moves, ttMove, &order)
 	best, bestMove, allProven, hit := tbBest, tbMove, true, noHit
 	a := max(alpha, tbBest)
-	for _, k := range order[:moves] {
-		if held&(1<<k) != 0 {
-			continue // valued from the tablebase above
+	marks := w.s.busy != nil && depth >= busyDepth
+	todo, searched := uint16(1<<moves-1)&^held, false // held: valued from the tablebase above
+	for pass := 0; todo != 0 && pass < 2; pass++ {
+		for _, k := range order[:moves] {
+			if todo&(1<<k) == 0 {
+				continue
+			}
+			m := &buf[k]
+			var key uint64
+			if marks {
+				key = childKey(w.v, m, w.s.salt, childHistory)
+				if pass == 0 && searched && w.s.busy.busy(key) {
+					continue // another thread is in it (ABDADA): its siblings first
+				}
+				w.s.busy.mark(key)
+			}
+			todo &^= 1 << k
+			searched = true
+			s, proven, h := w.child(p, m, a, beta, depth, ply, layer, childHistory)
+			if marks {
+				w.s.busy.unmark(key)
+			}
+			if w.stopped {
+				return 0, false, noHit
+			}
+			if s > best {
+				best, bestMove = s, int(m.Pit)+1
+			}
+			if s >= beta {
+				w.rewardCutoff(p, m, depth)
+				w.store(n, result{score: s, lower: true, proven: proven, draft: depth, move: bestMove}, h)
+				return s, proven, h
+			}
+			allProven, hit = allProven && proven, min(hit, h)
+			a = max(a, s)
 		}
-		m := &buf[k]
-		s, proven, h := w.child(p, m, a, beta, depth, ply, layer, childHistory)
-		if w.stopped {
-			return 0, false, noHit
-		}
-		if s > best {
-			best, bestMove = s, int(m.Pit)+1
-		}
-		if s >= beta {
-			w.rewardCutoff(p, m, depth)
-			w.store(n, result{score: s, lower: true, proven: proven, draft: depth, move: bestMove}, h)
-			return s, proven, h
-		}
-		allProven, hit = allProven && proven, min(hit, h)
-		a = max(a, s)
 	}
 	r := result{score: best, upper: true, lower: best > alpha, proven: allProven, draft: depth}
 	if r.lower {

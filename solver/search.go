@@ -13,7 +13,8 @@ import (
 // Options configure a Solver. The zero value is usable: every field's zero
 // selects the default noted.
 type Options struct {
-	// Threads is the number of search goroutines (Lazy SMP); 0 means
+	// Threads is the number of search goroutines (docs/solver-design.md,
+	// "Threads": Lazy SMP, or in kalah shared probes); 0 means
 	// runtime.NumCPU().
 	Threads int
 	// HashMiB is the transposition table's largest size in MiB (2^20
@@ -143,6 +144,9 @@ type Solver struct {
 	// weights are the tuned estimate's in fixed point, set by
 	// SetWeights; nil: each variant's committed ones (committedWeights).
 	weights *[nFeatures]int32
+	// threadNodes is each thread's node count in the last search: how
+	// the threads shared it (BenchmarkKalahThreads).
+	threadNodes []uint64
 }
 
 // MaxThreads bounds Options.Threads: a search starts every thread before
@@ -288,6 +292,7 @@ func (s *Solver) SearchRequest(ctx context.Context, v *position.Variant, p posit
 	sr.oneBest = r.OneBest && !opts.AllMoves
 	sr.start, sr.progress, sr.now = start, r.Progress, s.now
 	sr.run(ctx)
+	s.threadNodes = sr.threadNodes
 	res := sr.result()
 	res.Elapsed = time.Since(start)
 	return res, nil

@@ -24,6 +24,12 @@ type worker struct {
 	stopped        bool // abandon the current probe: stop, or a settling event
 	noStop         bool // ignore stops (the main thread's first iteration)
 	order          []int
+	// inProbe identifies the null-window probe the thread is in (probeKey),
+	// 0 none; adopted: another thread finished it first, with
+	// adoptedScore and adoptedBest.
+	inProbe                   uint64
+	adopted                   bool
+	adoptedScore, adoptedBest int
 }
 
 // pollMask: a thread looks at the stop flag and adds its node count to the
@@ -39,16 +45,21 @@ func newWorker(s *search, id int) *worker {
 	w.path[0] = s.root
 	w.order = make([]int, len(s.moves))
 	for i := range w.order {
-		w.order[i] = (i + id) % len(s.moves) // helpers start from other moves
+		w.order[i] = i
+		if s.repeats {
+			w.order[i] = (i + id) % len(s.moves) // helpers start from other moves
+		}
 	}
 	return w
 }
 
 // run is one thread's whole search: the position's value by iterative
 // deepening, then (unless AllMoves, which values every move instead, or
-// OneBest, which stops there) which moves reach it. Helper threads start
-// one ply deeper on odd ids, so that the threads spread over depths (Lazy
-// SMP).
+// OneBest, which stops there) which moves reach it. Where positions can
+// repeat, helper threads start one ply deeper on odd ids and at other root
+// moves, so that the threads spread over depths (Lazy SMP); in kalah all
+// run the same probes and split each by the marks of busy.go, adopting a
+// probe another thread finished (docs/solver-design.md, "Threads").
 func (w *worker) run() {
 	if w.s.opts.AllMoves {
 		w.valueAllMoves()
@@ -78,6 +89,7 @@ func (w *worker) poll() {
 	switch max := w.s.opts.MaxNodes; {
 	case w.s.stop.Load() || w.s.epoch.Load() != w.epoch:
 		w.stopped = true
+	case w.inProbe != 0 && w.adopt():
 	case max > 0 && total >= max && (!w.s.classifying() || total >= 2*max):
 		w.s.halt(StopNodes)
 		w.stopped = true
@@ -111,8 +123,14 @@ func (w *worker) resume() bool {
 	return true
 }
 
-// firstDepth is the thread's first iteration depth.
-func (w *worker) firstDepth() int { return 1 + w.id%2 }
+// firstDepth is the thread's first iteration depth: where positions can
+// repeat, helpers on odd ids start one ply deeper (see run).
+func (w *worker) firstDepth() int {
+	if w.s.repeats {
+		return 1 + w.id%2
+	}
+	return 1
+}
 
 // kalahDepthStep is how many plies valueRoot deepens at a time where no
 // position can recur (kalah). There a quiet move costs no depth (child), so
@@ -141,7 +159,7 @@ func (w *worker) valueRoot() bool {
 		if !w.resume() {
 			return false
 		}
-		g, best, ok := w.mtd(d, guess, w.s.rootBounds, func(alpha, beta int) (int, int) {
+		g, best, ok := w.mtd(-1, d, guess, w.s.rootBounds, func(alpha, beta int) (int, int) {
 			return w.searchRoot(alpha, beta, d)
 		})
 		w.noStop = false
@@ -219,7 +237,7 @@ func (w *worker) valueMove(i, d int, guesses []int) bool {
 			return false
 		}
 		bounds := func() (int, int) { return w.s.moveBounds(i) }
-		g, _, ok := w.mtd(d, guesses[i], bounds, func(alpha, beta int) (int, int) {
+		g, _, ok := w.mtd(i, d, guesses[i], bounds, func(alpha, beta int) (int, int) {
 			s, _ := w.searchMove(i, alpha, beta, d)
 			return s, i
 		})
@@ -238,7 +256,7 @@ func (w *worker) valueMove(i, d int, guesses []int) bool {
 // close in on the exact value. It returns the value, the best move of the
 // probe that set the lower bound (else of the last probe), and ok=false if
 // a probe was abandoned.
-func (w *worker) mtd(d, guess int, proven func() (int, int), probe func(alpha, beta int) (int, int)) (int, int, bool) {
+func (w *worker) mtd(target, d, guess int, proven func() (int, int), probe func(alpha, beta int) (int, int)) (int, int, bool) {
 	lower, upper := -inf, inf
 	g, move, lowMove := guess, -1, -1
 	for {
@@ -249,7 +267,7 @@ func (w *worker) mtd(d, guess int, proven func() (int, int), probe func(alpha, b
 		}
 		g = min(max(g, lower), upper)
 		beta := max(g, lower+1)
-		s, best := probe(beta-1, beta)
+		s, best := w.nullWindow(target, d, beta, probe)
 		if w.stopped {
 			return g, move, false
 		}
@@ -282,16 +300,32 @@ func (w *worker) promote(best int) {
 // at depth d. It returns the score and the index of the best move.
 func (w *worker) searchRoot(alpha, beta, d int) (int, int) {
 	best, bestIdx := -inf, w.order[0]
-	for _, i := range w.order {
-		s, _ := w.searchMove(i, max(alpha, best), beta, d)
-		if w.stopped {
-			return best, bestIdx
-		}
-		if s > best {
-			best, bestIdx = s, i
-		}
-		if s >= beta {
-			break
+	todo := uint16(1<<len(w.order) - 1)
+	for pass := 0; todo != 0 && pass < 2; pass++ {
+		for k, i := range w.order {
+			if todo&(1<<i) == 0 {
+				continue
+			}
+			if w.s.busy != nil {
+				if pass == 0 && k > 0 && w.s.busy.busy(w.s.rootKeys[i]) {
+					continue // another thread is in it (ABDADA): the other moves first
+				}
+				w.s.busy.mark(w.s.rootKeys[i])
+			}
+			todo &^= 1 << i
+			s, _ := w.searchMove(i, max(alpha, best), beta, d)
+			if w.s.busy != nil {
+				w.s.busy.unmark(w.s.rootKeys[i])
+			}
+			if w.stopped {
+				return best, bestIdx
+			}
+			if s > best {
+				best, bestIdx = s, i
+			}
+			if s >= beta {
+				return best, bestIdx
+			}
 		}
 	}
 	return best, bestIdx
@@ -313,4 +347,58 @@ func (w *worker) searchMove(i, alpha, beta, d int) (int, bool) {
 		w.s.lowerHi(i, s)
 	}
 	return s, true
+}
+
+// nullWindow runs probe, mtd's null-window probe (beta-1, beta) at depth d
+// of its target (-1 the root, else root move target), and returns its
+// score and best move. When another thread finishes the same probe first,
+// this one adopts its result (adopt); when this one finishes it, it
+// publishes the result for the others.
+func (w *worker) nullWindow(target, d, beta int, probe func(alpha, beta int) (int, int)) (int, int) {
+	w.inProbe = probeKey(target, d, beta)
+	defer func() { w.inProbe = 0 }()
+	s, best := probe(beta-1, beta)
+	switch {
+	case w.adopted:
+		w.stopped, w.adopted = false, false
+		return w.adoptedScore, w.adoptedBest
+	case !w.stopped && w.s.busy != nil:
+		w.s.finished[w.s.latest.Add(1)%finishedProbes].Store(w.inProbe | probeResult(s, best))
+	}
+	return s, best
+}
+
+// finishedProbes is how many of the last finished probes a thread looks
+// at for its own: a thread that finished one may be several probes on
+// before the other polls.
+const finishedProbes = 8
+
+// probeKey identifies a null-window probe of mtd in 32 bits, the top one
+// set: its target (-1 the root, else a root move; 4 bits), depth (15 bits)
+// and beta (12 bits).
+func probeKey(target, d, beta int) uint64 {
+	return 1<<31 | uint64(target+1)&0xf | uint64(d)&0x7fff<<4 | uint64(beta+inf)&0xfff<<19
+}
+
+// probeResult packs a probe's score (12 bits) and best move (4 bits)
+// above its key.
+func probeResult(score, best int) uint64 {
+	return uint64(score+inf)&0xfff<<32 | uint64(best)&0xf<<44
+}
+
+// adopt reports whether another thread has finished the probe this one
+// is in, and if so stops this one and takes its result: a probe's result
+// is the same whichever thread searched it, and the rest of this one's
+// search would repeat the other's. Only estimates are taken so: proven
+// bounds reach the root by searchMove alone.
+func (w *worker) adopt() bool {
+	for i := range w.s.finished {
+		done := w.s.finished[i].Load()
+		if done&(1<<32-1) == w.inProbe {
+			w.stopped, w.adopted = true, true
+			w.adoptedScore, w.adoptedBest = int(done>>32&0xfff)-inf, int(done>>44&0xf)
+			return true
+		}
+	}
+	return false
 }
