@@ -3,6 +3,7 @@ package tablebase
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"runtime"
 	"sync/atomic"
 
@@ -18,7 +19,8 @@ type Loaded struct {
 	Positions int64 // positions held, in all those layers
 	// Mapped counts the layers served from their mapped files
 	// (WriteMapped), not decoded; StaleMapped those whose mapped file was
-	// there but stale, truncated or damaged, and so decoded instead.
+	// there but stale, truncated, damaged or unreadable, and so decoded
+	// instead.
 	Mapped, StaleMapped int
 }
 
@@ -82,8 +84,8 @@ func (pr *Prober) Load(ctx context.Context, maxSeeds, threads int) (Loaded, erro
 
 // mapLayers maps the valid mapped files of layers 0..len(layers)-1 into
 // layers (their releases into releases), threads layers at a time, and
-// returns how many it mapped and how many files it found stale or
-// damaged. A layer left nil is to be decoded.
+// returns how many it mapped and how many files it found stale, damaged
+// or unreadable. A layer left nil is to be decoded.
 func (pr *Prober) mapLayers(ctx context.Context, layers [][]int8, releases []func(), threads int) (mapped, stale int) {
 	var nMapped, nStale atomic.Int64
 	var g errgroup.Group
@@ -100,13 +102,12 @@ func (pr *Prober) mapLayers(ctx context.Context, layers [][]int8, releases []fun
 					release()
 				}
 			}
-			var staleErr *StaleMappedError
 			switch {
 			case err == nil:
 				layers[n], releases[n] = values, release
 				nMapped.Add(1)
-			case errors.As(err, &staleErr):
-				nStale.Add(1)
+			case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNoMapping):
+				nStale.Add(1) // stale, damaged, or unreadable
 			}
 			return nil
 		})
@@ -141,7 +142,7 @@ func releaseAll(fs []func()) {
 // decodeLayers fills dsts[i] with the values of the layer infos[i],
 // decoded from s's blocks, the blocks of every layer shared among threads
 // goroutines, then checks each layer's checksum, threads layers at a
-// time.
+// time (threads >= 1).
 func decodeLayers(ctx context.Context, s *store, infos []LayerInfo, dsts [][]int8, threads int) error {
 	type job struct{ layer, block int }
 	var jobs []job

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"unsafe"
@@ -176,6 +177,9 @@ type MappedStats struct {
 func WriteMapped(ctx context.Context, dir string, v *position.Variant, maxSeeds, threads int) (MappedStats, error) {
 	stats := MappedStats{MaxSeeds: -1}
 	v = VariantOf(v)
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
 	if err := checkMarker(dir); err != nil {
 		return stats, err
 	}
