@@ -131,11 +131,10 @@ type buildResult struct {
 
 // mappedResult is what build --mapped wrote (tablebase.WriteMapped).
 type mappedResult struct {
-	MaxSeeds int     `json:"max_seeds"`
-	Written  int     `json:"written_layers"`
-	Kept     int     `json:"kept_layers"` // already there and valid
-	Bytes    int64   `json:"bytes"`
-	Seconds  float64 `json:"seconds"`
+	MaxSeeds int   `json:"max_seeds"`
+	Written  int   `json:"written_layers"`
+	Kept     int   `json:"kept_layers"` // already there and valid
+	Bytes    int64 `json:"bytes"`
 }
 
 func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *buildOptions) error {
@@ -185,7 +184,7 @@ func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *bui
 	log := &layerLog{w: logOut, bar: bar, ix: tablebase.NewIndex(v.Pits), maxSeeds: opts.maxSeeds}
 	bopts := tablebase.BuildOptions{
 		MaxSeeds: opts.maxSeeds, Threads: opts.threads, MemBytes: mem,
-		Progress: bar.update, LayerStart: log.start, LayerDone: log.done, Repair: opts.repair,
+		Progress: bar.update, LayerStart: log.start, LayerDone: log.done, Repair: opts.repair, Mapped: opts.mapped,
 	}
 	if proc != nil {
 		bopts.Cluster, bopts.Parts = proc, proc.Size()
@@ -207,11 +206,6 @@ func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *bui
 	if err != nil {
 		return err
 	}
-	if opts.mapped {
-		if res.Mapped, err = writeMapped(ctx, dir, v, opts); err != nil {
-			return err
-		}
-	}
 	if opts.json {
 		return writeJSON(out, res)
 	}
@@ -220,19 +214,6 @@ func runBuild(ctx context.Context, out, errOut io.Writer, name string, opts *bui
 	}
 	_, err = fmt.Fprintf(out, "the layers are in parts: `mancala import %s --parts %s --tb DIR` puts them into a tablebase\n", v.Name, dir)
 	return err
-}
-
-// writeMapped writes the mapped form of the layers the build asked for.
-func writeMapped(ctx context.Context, dir string, v *position.Variant, opts *buildOptions) (*mappedResult, error) {
-	start := time.Now()
-	ms, err := tablebase.WriteMapped(ctx, dir, v, opts.maxSeeds, opts.threads)
-	if errors.Is(err, context.Canceled) {
-		return nil, fmt.Errorf("interrupted: the mapped files of layers 0..%d are written; run the same command to write the others", ms.MaxSeeds)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("--mapped: %w", err)
-	}
-	return &mappedResult{MaxSeeds: ms.MaxSeeds, Written: ms.Written, Kept: ms.Kept, Bytes: ms.Bytes, Seconds: time.Since(start).Seconds()}, nil
 }
 
 // partsDir returns the directory a build stores in: --tb's on one
@@ -376,6 +357,9 @@ func rate(perSecond float64) string { return rateOf(perSecond, "positions") }
 func buildSummary(dir string, v *position.Variant, stats tablebase.BuildStats) (buildResult, error) {
 	res := buildResult{Variant: v.Name, Dir: dir, MaxSeeds: stats.MaxSeeds, ResumedLayers: stats.Resumed, DroppedLayers: stats.Dropped,
 		BuiltLayers: len(stats.Layers), BuiltPositions: stats.Positions, Seconds: stats.Seconds}
+	if m := stats.Mapped; m.MaxSeeds >= 0 {
+		res.Mapped = &mappedResult{MaxSeeds: m.MaxSeeds, Written: m.Written, Kept: m.Kept, Bytes: m.Bytes}
+	}
 	if tv := tablebase.VariantOf(v); tv != v {
 		res.TablebaseOf = tv.Name
 	}
@@ -428,8 +412,8 @@ func printBuild(out io.Writer, res buildResult) error {
 	fmt.Fprintf(out, "%s on disk for %s in %s%s: %.3f bytes/position (%s of compressed values and distances%s)\n",
 		humanize.IBytes(uint64(res.DiskBytes)), res.Variant, res.Dir, above, res.BytesPerPosition, humanize.IBytes(uint64(res.StoredBytes)), asked)
 	if m := res.Mapped; m != nil {
-		fmt.Fprintf(out, "mapped layers 0..%d: %s written, %d already valid, %s on disk, in %.1f s; --load-tb maps them\n",
-			m.MaxSeeds, plural(int64(m.Written), "layer"), m.Kept, humanize.IBytes(uint64(m.Bytes)), m.Seconds)
+		fmt.Fprintf(out, "mapped layers 0..%d: %s written, %d already valid, %s on disk; --load-tb maps them\n",
+			m.MaxSeeds, plural(int64(m.Written), "layer"), m.Kept, humanize.IBytes(uint64(m.Bytes)))
 	}
 	return nil
 }

@@ -201,27 +201,85 @@ func WriteMapped(ctx context.Context, dir string, v *position.Variant, maxSeeds,
 	if maxSeeds >= 0 && maxSeeds < len(infos) {
 		infos = infos[:maxSeeds+1]
 	}
-	if len(infos[0].Variant) > mappedNameBytes {
-		return stats, fmt.Errorf("variant name %q: longer than a mapped file's %d bytes", infos[0].Variant, mappedNameBytes)
-	}
-	if err := os.MkdirAll(mappedDir(s.vdir), 0o777); err != nil {
+	return s.writeMappedLayers(ctx, infos, threads, nil)
+}
+
+// writeMappedLayers writes the mapped files of the layers infos (0..k),
+// keeping the valid ones; those of the layers in fresh, written just
+// before (Build's resume), count as written.
+func (s *store) writeMappedLayers(ctx context.Context, infos []LayerInfo, threads int, fresh map[int]bool) (MappedStats, error) {
+	stats := MappedStats{MaxSeeds: -1}
+	if err := s.prepareMapped(); err != nil {
 		return stats, err
 	}
 	for _, info := range infos {
 		if err := ctx.Err(); err != nil {
 			return stats, err
 		}
-		if mappedValid(s.vdir, info) {
+		switch {
+		case fresh[info.Seeds]: // written from checked values
+			stats.Written++
+		case mappedValid(s.vdir, info):
 			stats.Kept++
-		} else if err := s.writeMapped(ctx, info, threads); err != nil {
-			return stats, err
-		} else {
+		default:
+			if err := s.writeMapped(ctx, info, threads); err != nil {
+				return stats, err
+			}
 			stats.Written++
 		}
 		stats.MaxSeeds = info.Seeds
 		stats.Bytes += mappedHeaderSize + info.Positions
 	}
 	return stats, nil
+}
+
+// prepareMapped makes the directory of the variant's mapped files.
+func (s *store) prepareMapped() error {
+	if len(s.v.Name) > mappedNameBytes {
+		return fmt.Errorf("variant name %q: longer than a mapped file's %d bytes", s.v.Name, mappedNameBytes)
+	}
+	return os.MkdirAll(mappedDir(s.vdir), 0o777)
+}
+
+// mapResumed writes the mapped file of a layer a build resumed, from its
+// values, when BuildOptions.Mapped asks for it and no valid file is there.
+func (b *builder) mapResumed(info LayerInfo, values []int8) error {
+	if !b.opts.Mapped || mappedValid(b.s.vdir, info) {
+		return nil
+	}
+	if err := b.s.prepareMapped(); err != nil {
+		return err
+	}
+	if err := b.s.writeMappedValues(info, values); err != nil {
+		return err
+	}
+	if b.mappedNow == nil {
+		b.mappedNow = map[int]bool{}
+	}
+	b.mappedNow[info.Seeds] = true
+	return nil
+}
+
+// writeMappedValues writes info's mapped file from its values, checked
+// already (loadLayer).
+func (s *store) writeMappedValues(info LayerInfo, values []int8) error {
+	if err := s.checkMappedSpace(mappedHeaderSize + info.Positions); err != nil {
+		return err
+	}
+	path := mappedPath(s.vdir, info.Seeds)
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(mappedHeader(info))
+	if err == nil {
+		_, err = f.Write(int8Bytes(values))
+	}
+	if errors.Is(err, syscall.ENOSPC) {
+		err = fmt.Errorf("tablebase %s: writing %s: %w %s", s.dir, path, err, spaceHint)
+	}
+	return commitTemp(f, tmp, path, err)
 }
 
 // mappedValid reports whether info's mapped file is there and would serve

@@ -221,3 +221,35 @@ func TestWriteMappedRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildMapped: BuildOptions.Mapped writes the mapped files of the
+// layers a build resumes (from the values it reads) and of those it
+// builds, every one of which Load then maps, with minimax's values; a
+// build of nothing more keeps them all.
+func TestBuildMapped(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("files are mapped on Linux only")
+	}
+	v := lookup(t, "kalah")
+	dir := build(t, v, mappedTop-2, MethodAuto)
+	ctx := context.Background()
+	st, err := Build(ctx, dir, v, BuildOptions{MaxSeeds: mappedTop, Threads: 2, Mapped: true})
+	want := MappedStats{MaxSeeds: mappedTop, Written: mappedTop + 1}
+	ix := NewIndex(v.Pits)
+	for n := 0; n <= mappedTop; n++ {
+		want.Bytes += mappedHeaderSize + ix.Size(n)
+	}
+	if err != nil || st.Resumed != mappedTop-1 || st.Mapped != want {
+		t.Fatalf("Build with Mapped: %d resumed, %+v, %v; want %d resumed, %+v", st.Resumed, st.Mapped, err, mappedTop-1, want)
+	}
+	pr, loaded := loadAll(t, dir, v)
+	if loaded.Mapped != mappedTop+1 || loaded.StaleMapped != 0 {
+		t.Errorf("Load after Build with Mapped: %+v", loaded)
+	}
+	checkProbes(t, pr, v, "built mapped")
+	pr.Close()
+	st, err = Build(ctx, dir, v, BuildOptions{MaxSeeds: mappedTop, Threads: 2, Mapped: true})
+	if want.Written, want.Kept = 0, mappedTop+1; err != nil || st.Mapped != want {
+		t.Errorf("Build with Mapped again: %+v, %v; want %+v", st.Mapped, err, want)
+	}
+}
