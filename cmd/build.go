@@ -78,8 +78,8 @@ store), or keeps the one there when it is valid: solve and analyze with
 --load-tb then map these files (Linux) instead of decoding the layers, which
 costs next to no CPU. They are derived from the stored layers and
 checked against the checksums the build recorded; a stale or damaged one is
-ignored (the layer is decoded) until --mapped writes it again. Run it again
-after a build adds layers; rm -r the mapped directory to drop them.`,
+ignored (the layer is decoded) until --mapped writes it again. Layers a build
+without --mapped adds are decoded; rm -r the mapped directory to drop them.`,
 		Example: `  mancala build awari --max-seeds 12
   mancala build akon --max-seeds 14 --threads 2 --mem 6GiB --tb /data/tb --json
   mancala build awari --max-seeds 12 --repair
@@ -129,7 +129,7 @@ type buildResult struct {
 	Mapped *mappedResult `json:"mapped,omitempty"`
 }
 
-// mappedResult is what build --mapped wrote (tablebase.WriteMapped).
+// mappedResult is what build --mapped wrote (tablebase.BuildStats.Mapped).
 type mappedResult struct {
 	MaxSeeds int   `json:"max_seeds"`
 	Written  int   `json:"written_layers"`
