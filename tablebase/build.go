@@ -391,9 +391,23 @@ type builder struct {
 // returns how many layers were dropped.
 func (b *builder) resume() (int, error) {
 	infos, damage := b.s.layers()
+	// With every layer asked for stored, none is built above them: each
+	// is checked and let go, not kept (kalah to 30 held 18.8 GB to build
+	// nothing). A repair may rebuild layers, which read those below.
+	nothingToBuild := len(infos) > b.opts.MaxSeeds && !b.opts.Repair
 	for _, info := range infos {
 		if info.Seeds > b.opts.MaxSeeds {
 			break
+		}
+		if nothingToBuild && (!b.opts.Mapped || mappedValid(b.s.vdir, info)) {
+			// Checked a block at a time: nothing needs the values.
+			if err := b.s.scanLayer(info, func([]int8) {}); err != nil {
+				damage = err
+				break
+			}
+			b.lower = append(b.lower, nil)
+			b.storedBytes += info.StoredBytes + info.DistanceBytes
+			continue
 		}
 		values, err := b.s.loadLayer(info)
 		if err != nil {
@@ -403,8 +417,12 @@ func (b *builder) resume() (int, error) {
 		if err := b.mapResumed(info, values); err != nil {
 			return 0, err
 		}
-		b.keep(info.Seeds, values, canForward(b.v))
-		b.trimLower()
+		if nothingToBuild {
+			b.lower = append(b.lower, nil)
+		} else {
+			b.keep(info.Seeds, values, canForward(b.v))
+			b.trimLower()
+		}
 		b.movesPerPosition = float64(info.InnerMoves) / float64(info.Positions)
 		b.storedBytes += info.StoredBytes + info.DistanceBytes
 	}
