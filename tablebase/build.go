@@ -399,11 +399,15 @@ func (b *builder) resume() (int, error) {
 		if info.Seeds > b.opts.MaxSeeds {
 			break
 		}
-		if nothingToBuild && (!b.opts.Mapped || mappedValid(b.s.vdir, info)) {
-			// Checked a block at a time: nothing needs the values.
-			if err := b.s.scanLayer(info, func([]int8) {}); err != nil {
-				damage = err
-				break
+		if nothingToBuild {
+			// Nothing needs the values: the layer is checked a block at a
+			// time, or, when its mapped file is to be written, by that
+			// writing (writeMapped checks what it decodes).
+			if !b.opts.Mapped || mappedValid(b.s.vdir, info) {
+				if err := b.s.scanLayer(info, func([]int8) {}); err != nil {
+					damage = err
+					break
+				}
 			}
 			b.lower = append(b.lower, nil)
 			b.storedBytes += info.StoredBytes + info.DistanceBytes
