@@ -98,8 +98,9 @@ type BuildOptions struct {
 	Repair bool
 	// Mapped also writes the mapped form (WriteMapped) of layers
 	// 0..MaxSeeds, keeping the valid files: a resumed layer's from the
-	// values the resume reads anyway, a built one's decoded after the
-	// build. Not with Cluster.
+	// values the resume reads anyway when layers are built above it,
+	// otherwise decoded after the build (as WriteMapped does). Not with
+	// Cluster.
 	Mapped bool
 }
 
