@@ -112,6 +112,16 @@ func loadedText(prep oracle.Prepared) string {
 	if l.MaxSeeds < 0 {
 		return "no tablebase layers in memory"
 	}
-	return fmt.Sprintf("tablebase layers 0..%d in memory (%s positions, %s) read in %.1f s",
-		l.MaxSeeds, humanize.Comma(l.Positions), humanize.Bytes(uint64(l.Bytes())), prep.LoadTime.Seconds())
+	mapped := ""
+	switch {
+	case l.Mapped == l.MaxSeeds+1:
+		mapped = ", all mapped"
+	case l.Mapped > 0:
+		mapped = fmt.Sprintf(", %d mapped", l.Mapped)
+	}
+	if l.StaleMapped > 0 {
+		mapped += fmt.Sprintf("; %s stale or damaged, decoded instead (build --mapped writes them again)", plural(int64(l.StaleMapped), "mapped file"))
+	}
+	return fmt.Sprintf("tablebase layers 0..%d in memory (%s positions, %s%s) read in %.1f s",
+		l.MaxSeeds, humanize.Comma(l.Positions), humanize.Bytes(uint64(l.Bytes())), mapped, prep.LoadTime.Seconds())
 }

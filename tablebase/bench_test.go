@@ -119,3 +119,42 @@ func BenchmarkVerify(b *testing.B) {
 	}
 	b.ReportMetric(float64(NewIndex(v.Pits).Size(seeds))*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
 }
+
+// BenchmarkLoad loads every layer of a kalah tablebase to 14 seeds
+// (9,657,700 positions, 159 blocks) into memory, decoded on one thread and
+// on all, and mapped from the files WriteMapped wrote (Linux), and
+// reports positions per second of the load.
+func BenchmarkLoad(b *testing.B) {
+	v := lookup(b, "kalah")
+	const seeds = 14
+	dir := b.TempDir()
+	if _, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: seeds}); err != nil {
+		b.Fatal(err)
+	}
+	load := func(b *testing.B, threads, wantMapped int) {
+		var positions int64
+		for i := 0; i < b.N; i++ {
+			pr, err := OpenProber(dir, v)
+			if err != nil {
+				b.Fatal(err)
+			}
+			loaded, err := pr.Load(context.Background(), -1, threads)
+			if err != nil || loaded.Mapped != wantMapped {
+				b.Fatalf("Load: %+v, %v; want %d layers mapped", loaded, err, wantMapped)
+			}
+			positions += loaded.Positions
+			pr.Close()
+		}
+		b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
+	}
+	for _, threads := range []int{1, runtime.GOMAXPROCS(0)} {
+		b.Run(fmt.Sprintf("decoded/threads-%d", threads), func(b *testing.B) { load(b, threads, 0) })
+	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	if _, err := WriteMapped(context.Background(), dir, v, -1, 0); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("mapped/threads-1", func(b *testing.B) { load(b, 1, seeds+1) })
+}

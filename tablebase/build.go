@@ -96,6 +96,12 @@ type BuildOptions struct {
 	// variant and rules version only) and builds them again; without it
 	// a damaged layer is an error wrapping ErrDamaged.
 	Repair bool
+	// Mapped also writes the mapped form (WriteMapped) of layers
+	// 0..MaxSeeds, keeping the valid files: a resumed layer's from the
+	// values the resume reads anyway when layers are built above it,
+	// otherwise decoded after the build (as WriteMapped does). Not with
+	// Cluster.
+	Mapped bool
 }
 
 // BuildStats describes a Build run.
@@ -117,6 +123,8 @@ type BuildStats struct {
 	// build asks for fewer layers than the directory holds.
 	DiskTop       int
 	DiskPositions int64
+	// Mapped is what BuildOptions.Mapped wrote (MaxSeeds -1 without it).
+	Mapped MappedStats
 	// heldBytes is the most bytes of a layer's arrays and lower layers'
 	// values this process held (noteHeld): counted, not measured.
 	heldBytes int64
@@ -137,7 +145,7 @@ type BuildStats struct {
 // dir that is not a tablebase is refused.
 func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptions) (BuildStats, error) {
 	began := time.Now()
-	stats := BuildStats{Variant: v.Name, MaxSeeds: -1}
+	stats := BuildStats{Variant: v.Name, MaxSeeds: -1, Mapped: MappedStats{MaxSeeds: -1}}
 	if opts.MaxSeeds < 0 || opts.MaxSeeds > min(v.Total(), maxLayer) {
 		return stats, fmt.Errorf("max seeds %d: want 0..%d for %s", opts.MaxSeeds, min(v.Total(), maxLayer), v.Name)
 	}
@@ -210,6 +218,15 @@ func Build(ctx context.Context, dir string, v *position.Variant, opts BuildOptio
 	}
 	if err := b.finishStore(); err != nil {
 		return stats, err
+	}
+	if opts.Mapped {
+		infos, err := s.layers()
+		if err != nil {
+			return stats, err
+		}
+		if stats.Mapped, err = s.writeMappedLayers(ctx, infos[:opts.MaxSeeds+1], opts.Threads, b.mappedNow); err != nil {
+			return stats, err
+		}
 	}
 	stats.Seconds = time.Since(began).Seconds()
 	stats.heldBytes = b.heldBytes
@@ -364,6 +381,9 @@ type builder struct {
 	own       [][]int8
 	parts     *partsDir
 	heldBytes int64 // noteHeld
+	// mappedNow: the layers whose mapped file the resume wrote
+	// (BuildOptions.Mapped).
+	mappedNow map[int]bool
 }
 
 // resume loads the complete layers already stored (up to MaxSeeds),
@@ -372,17 +392,42 @@ type builder struct {
 // returns how many layers were dropped.
 func (b *builder) resume() (int, error) {
 	infos, damage := b.s.layers()
+	// With every layer asked for stored, none is built above them: each
+	// is checked and let go, not kept (kalah to 30 held 18.8 GB to build
+	// nothing). A repair may rebuild layers, which read those below.
+	nothingToBuild := len(infos) > b.opts.MaxSeeds && !b.opts.Repair
 	for _, info := range infos {
 		if info.Seeds > b.opts.MaxSeeds {
 			break
+		}
+		if nothingToBuild {
+			// Nothing needs the values: the layer is checked a block at a
+			// time, or, when its mapped file is to be written, by that
+			// writing (writeMapped checks what it decodes).
+			if !b.opts.Mapped || mappedValid(b.s.vdir, info) {
+				if err := b.s.scanLayer(info, func([]int8) {}); err != nil {
+					damage = err
+					break
+				}
+			}
+			b.lower = append(b.lower, nil)
+			b.storedBytes += info.StoredBytes + info.DistanceBytes
+			continue
 		}
 		values, err := b.s.loadLayer(info)
 		if err != nil {
 			damage = err
 			break
 		}
-		b.keep(info.Seeds, values, canForward(b.v))
-		b.trimLower()
+		if err := b.mapResumed(info, values); err != nil {
+			return 0, err
+		}
+		if nothingToBuild {
+			b.lower = append(b.lower, nil)
+		} else {
+			b.keep(info.Seeds, values, canForward(b.v))
+			b.trimLower()
+		}
 		b.movesPerPosition = float64(info.InnerMoves) / float64(info.Positions)
 		b.storedBytes += info.StoredBytes + info.DistanceBytes
 	}

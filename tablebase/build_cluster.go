@@ -2,6 +2,7 @@ package tablebase
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"time"
@@ -98,6 +99,9 @@ func checkCluster(opts BuildOptions) error {
 	}
 	if opts.Parts != c.Size() {
 		return fmt.Errorf("cluster of %d ranks: parts %d, want %d", c.Size(), opts.Parts, c.Size())
+	}
+	if opts.Mapped {
+		return errors.New("cluster: a build across processes writes parts, no mapped layers: map them after Import")
 	}
 	return nil
 }

@@ -30,7 +30,9 @@
 //     the store type, one variant's open layers: opening, locking,
 //     writing a layer, reading blocks, free space, repair (see Storage
 //     and Damage); store_cache.go the one cache of decoded blocks, for
-//     the prober and for a build's lower layers.
+//     the prober and for a build's lower layers; store_mapped.go a
+//     layer's values as a plain file that Load maps instead of decoding
+//     (WriteMapped writes it; store_mapped_linux.go the mapping).
 //   - build_*.go, build.go: the retrograde build, layer by layer.
 //     build_progress.go counts a layer's work; build_lower.go gives the
 //     lower layers' values, in memory (packed for kalah's forward pass)

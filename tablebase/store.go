@@ -191,8 +191,11 @@ func (s *store) lockForBuild() error {
 }
 
 // removeLeftovers deletes the staging and dropped layer directories a
-// killed build or repair left.
+// killed build or repair left, and a killed WriteMapped's temporary files.
 func removeLeftovers(vdir string) error {
+	if err := removeMappedLeftovers(vdir); err != nil {
+		return fmt.Errorf("cannot remove a mapped layer's temporary file, left by an earlier run (%v)", err)
+	}
 	entries, err := os.ReadDir(vdir)
 	if err != nil {
 		return err
@@ -703,10 +706,16 @@ func dirBytes(dir string) (int64, error) {
 // DiskBytes returns the bytes v's layers under the current rules occupy on
 // disk in the tablebase at dir (allocated blocks where the system reports
 // them, else file sizes): the figure to divide by v's positions, whatever
-// other variants the directory holds.
+// other variants the directory holds. Their mapped form (WriteMapped) is
+// left out: MappedBytes.
 func DiskBytes(dir string, v *position.Variant) (int64, error) {
 	v = VariantOf(v) // kalah sizes of one row length share a tablebase
-	return dirBytes(variantDir(dir, v))
+	all, err := dirBytes(variantDir(dir, v))
+	if err != nil {
+		return 0, err
+	}
+	mapped, err := MappedBytes(dir, v)
+	return all - mapped, err
 }
 
 // streamBlocks writes layer n's blocks as the writer's records: value
