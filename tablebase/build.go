@@ -422,12 +422,8 @@ func (b *builder) resume() (int, error) {
 		if err := b.mapResumed(info, values); err != nil {
 			return 0, err
 		}
-		if nothingToBuild {
-			b.lower = append(b.lower, nil)
-		} else {
-			b.keep(info.Seeds, values, canForward(b.v))
-			b.trimLower()
-		}
+		b.keep(info.Seeds, values, canForward(b.v))
+		b.trimLower()
 		b.movesPerPosition = float64(info.InnerMoves) / float64(info.Positions)
 		b.storedBytes += info.StoredBytes + info.DistanceBytes
 	}
