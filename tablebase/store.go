@@ -590,6 +590,13 @@ var freeSpace = diskFree
 // cannot fit fails at once; a disk that fills after the check, while the
 // layer is written, is caught by the writer process (store_badger.go).
 func (s *store) checkSpace(stored int64) error {
+	return s.needSpace(3*stored+spaceMargin, "the next layer")
+}
+
+// needSpace fails, wrapping syscall.ENOSPC, when the file system holding
+// the tablebase has less than need bytes free for what (named in the
+// error); it passes where free space cannot be read.
+func (s *store) needSpace(need int64, what string) error {
 	free, err := freeSpace(s.vdir)
 	if errors.Is(err, errors.ErrUnsupported) {
 		return nil
@@ -597,9 +604,9 @@ func (s *store) checkSpace(stored int64) error {
 	if err != nil {
 		return err
 	}
-	if need := 3*stored + spaceMargin; free < need {
-		return fmt.Errorf("tablebase %s: the next layer needs about %s free, %s are: %w %s",
-			s.dir, humanize.IBytes(uint64(need)), humanize.IBytes(uint64(max(free, 0))), syscall.ENOSPC, spaceHint)
+	if free < need {
+		return fmt.Errorf("tablebase %s: %s needs about %s free, %s are: %w %s",
+			s.dir, what, humanize.IBytes(uint64(need)), humanize.IBytes(uint64(max(free, 0))), syscall.ENOSPC, spaceHint)
 	}
 	return nil
 }

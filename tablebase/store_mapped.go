@@ -16,7 +16,6 @@ import (
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
-	"github.com/dustin/go-humanize"
 
 	"github.com/mancala-solver/mancala/position"
 )
@@ -341,18 +340,7 @@ func (s *store) writeMapped(ctx context.Context, info LayerInfo, threads int) er
 // checkMappedSpace fails, wrapping syscall.ENOSPC, when the file system
 // has less room than a mapped file of size bytes and the store's margin.
 func (s *store) checkMappedSpace(size int64) error {
-	free, err := freeSpace(s.vdir)
-	if errors.Is(err, errors.ErrUnsupported) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if need := size + spaceMargin; free < need {
-		return fmt.Errorf("tablebase %s: the next mapped layer needs about %s free, %s are: %w %s",
-			s.dir, humanize.IBytes(uint64(need)), humanize.IBytes(uint64(max(free, 0))), syscall.ENOSPC, spaceHint)
-	}
-	return nil
+	return s.needSpace(size+spaceMargin, "the next mapped layer")
 }
 
 // removeMappedLeftovers deletes the temporary files a killed WriteMapped
