@@ -76,13 +76,7 @@ func TestRootDefersBusyMoves(t *testing.T) {
 	v := position.Kalah(4, 3)
 	p := v.Start()
 	want := mustSearch(t, v, p, Options{Threads: 1, HashMiB: 4})
-	s, err := New(Options{Threads: 2, HashMiB: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf [position.MaxPits]position.Move
-	n := v.Moves(p, &buf)
-	sr := newSearch(s, v, p, buf[:n], s.opts, nil)
+	sr := twoThreadSearch(t, v, p, 4)
 	w := newWorker(sr, 0)
 	for _, i := range w.order[1:] {
 		sr.busy.mark(sr.rootKeys[i])
@@ -112,13 +106,7 @@ func TestRootDefersBusyMoves(t *testing.T) {
 func TestAdoptProbe(t *testing.T) {
 	v := position.Kalah(4, 3)
 	p := v.Start()
-	s, err := New(Options{Threads: 2, HashMiB: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf [position.MaxPits]position.Move
-	n := v.Moves(p, &buf)
-	sr := newSearch(s, v, p, buf[:n], s.opts, nil)
+	sr := twoThreadSearch(t, v, p, 1)
 	first, second := newWorker(sr, 0), newWorker(sr, 1)
 	score, best := first.nullWindow(-1, 13, -7, func(alpha, beta int) (int, int) { return -9, 2 })
 	if score != -9 || best != 2 || first.inProbe != 0 {
@@ -143,4 +131,17 @@ func TestAdoptProbe(t *testing.T) {
 		}
 		second.stopped, second.adopted = false, false
 	}
+}
+
+// twoThreadSearch prepares a two-thread search of p with a table of
+// hashMiB MiB, for tests that drive its workers by hand.
+func twoThreadSearch(t *testing.T, v *position.Variant, p position.Position, hashMiB int) *search {
+	t.Helper()
+	s, err := New(Options{Threads: 2, HashMiB: hashMiB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf [position.MaxPits]position.Move
+	n := v.Moves(p, &buf)
+	return newSearch(s, v, p, buf[:n], s.opts, nil)
 }
