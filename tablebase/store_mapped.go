@@ -262,19 +262,30 @@ func (b *builder) mapResumed(info LayerInfo, values []int8) error {
 // writeMappedValues writes info's mapped file from its values, checked
 // already (loadLayer).
 func (s *store) writeMappedValues(info LayerInfo, values []int8) error {
+	return s.writeMappedFile(info, func(f *os.File) error {
+		if _, err := f.Write(mappedHeader(info)); err != nil {
+			return err
+		}
+		_, err := f.Write(int8Bytes(values))
+		return err
+	})
+}
+
+// writeMappedFile writes info's mapped file by fill, into a temporary
+// file that it renames into place once fill succeeds (commitTemp), after
+// checking the free space; a full disk's error names the file and what to
+// do.
+func (s *store) writeMappedFile(info LayerInfo, fill func(f *os.File) error) error {
 	if err := s.checkMappedSpace(mappedHeaderSize + info.Positions); err != nil {
 		return err
 	}
 	path := mappedPath(s.vdir, info.Seeds)
 	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(mappedHeader(info))
-	if err == nil {
-		_, err = f.Write(int8Bytes(values))
-	}
+	err = fill(f)
 	if errors.Is(err, syscall.ENOSPC) {
 		err = fmt.Errorf("tablebase %s: writing %s: %w %s", s.dir, path, err, spaceHint)
 	}
@@ -297,44 +308,29 @@ func mappedValid(vdir string, info LayerInfo) bool {
 // renames it into place. Under the build lock, so the temporary file's
 // name is the layer's own.
 func (s *store) writeMapped(ctx context.Context, info LayerInfo, threads int) error {
-	size := mappedHeaderSize + info.Positions
-	if err := s.checkMappedSpace(size); err != nil {
-		return err
-	}
-	path := mappedPath(s.vdir, info.Seeds)
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666)
-	if err != nil {
-		return err
-	}
-	err = f.Truncate(size)
-	var b []byte
-	release := func() {}
-	if err == nil {
-		var unmap func()
-		b, unmap, err = mapFile(f, int(size), true)
-		switch {
-		case err == nil:
-			release = unmap
-		case errors.Is(err, errNoMapping):
-			b, err = make([]byte, size), nil
+	return s.writeMappedFile(info, func(f *os.File) error {
+		size := mappedHeaderSize + info.Positions
+		if err := f.Truncate(size); err != nil {
+			return err
 		}
-	}
-	if err == nil {
+		b, release, err := mapFile(f, int(size), true)
+		switch {
+		case errors.Is(err, errNoMapping):
+			b, release, err = make([]byte, size), func() {}, nil
+		case err != nil:
+			return err
+		}
 		copy(b, mappedHeader(info))
 		values := bytesInt8(b[mappedHeaderSize:])
 		if err = decodeLayers(ctx, s, []LayerInfo{info}, [][]int8{values}, threads); err == nil {
 			err = s.checkValues(info, values)
 		}
 		release()
-		if len(b) > 0 && err == nil && !mapsFiles {
+		if err == nil && !mapsFiles {
 			_, err = f.WriteAt(b, 0)
 		}
-	}
-	if errors.Is(err, syscall.ENOSPC) {
-		err = fmt.Errorf("tablebase %s: writing %s: %w %s", s.dir, path, err, spaceHint)
-	}
-	return commitTemp(f, tmp, path, err)
+		return err
+	})
 }
 
 // checkMappedSpace fails, wrapping syscall.ENOSPC, when the file system
