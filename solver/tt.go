@@ -66,6 +66,16 @@ const (
 	wordsPerBucket   = 2 * entriesPerBucket
 	noLower          = -128 // lo of an entry without a lower bound
 	noUpper          = 127  // hi of an entry without an upper bound
+	loShift          = 0
+	hiShift          = 8
+	loProvenBit      = 1 << 16
+	hiProvenBit      = 1 << 17
+	moveShift        = 18
+	moveMask         = 0xf << moveShift
+	draftShift       = 22
+	draftMask        = maxDraft << draftShift
+	genShift         = 38
+	genMask          = 0xff << genShift
 	loLineBit        = 1 << 46
 	hiLineBit        = 1 << 47
 	lineBit          = 1 << 62
@@ -213,18 +223,21 @@ func flagBit(b bool, bit uint64) uint64 {
 }
 
 func (e entry) pack() uint64 {
-	d := uint64(uint8(int8(e.lo))) | uint64(uint8(int8(e.hi)))<<8
-	d |= flagBit(e.loProven, 1<<16) | flagBit(e.hiProven, 1<<17)
+	d := bound8(e.lo)<<loShift | bound8(e.hi)<<hiShift
+	d |= flagBit(e.loProven, loProvenBit) | flagBit(e.hiProven, hiProvenBit)
 	d |= flagBit(e.loLine, loLineBit) | flagBit(e.hiLine, hiLineBit) | flagBit(e.line, lineBit)
-	return d | uint64(e.move)<<18 | uint64(e.draft)<<22 | uint64(e.gen)<<38 | usedBit
+	return d | uint64(e.move)<<moveShift | uint64(e.draft)<<draftShift | uint64(e.gen)<<genShift | usedBit
 }
+
+// bound8 is a bound as the 8 bits of its field.
+func bound8(v int) uint64 { return uint64(uint8(int8(v))) }
 
 func unpack(d uint64) entry {
 	return entry{
-		lo: int(int8(d)), hi: int(int8(d >> 8)),
-		loProven: d&(1<<16) != 0, hiProven: d&(1<<17) != 0,
+		lo: int(int8(d >> loShift)), hi: int(int8(d >> hiShift)),
+		loProven: d&loProvenBit != 0, hiProven: d&hiProvenBit != 0,
 		loLine: d&loLineBit != 0, hiLine: d&hiLineBit != 0, line: d&lineBit != 0,
-		move: int(d >> 18 & 0xf), draft: int(d >> 22 & 0xffff), gen: uint8(d >> 38),
+		move: int(d & moveMask >> moveShift), draft: int(d & draftMask >> draftShift), gen: uint8(d >> genShift),
 	}
 }
 
@@ -273,7 +286,7 @@ func (t *table) store(board, key uint64, r result) bool {
 	for i := b; i < b+wordsPerBucket; i += 2 {
 		data := atomic.LoadUint64(&t.words[i+1])
 		if data != 0 && atomic.LoadUint64(&t.words[i])^data == key {
-			if e := merge(unpack(data), r, t.gen).pack() | high; e != data {
+			if e := merge(data, &r, t.gen); e != data {
 				t.writeData(i, key, e)
 			}
 			return false
@@ -285,8 +298,9 @@ func (t *table) store(board, key uint64, r result) bool {
 			victim, worst = i, v
 		}
 	}
-	fresh := entry{lo: noLower, hi: noUpper, draft: min(r.draft, maxDraft), line: r.line}
-	t.writeData(victim, key, merge(fresh, r, t.gen).pack()|high)
+	fresh := bound8(noLower)<<loShift | bound8(noUpper)<<hiShift | uint64(min(r.draft, maxDraft))<<draftShift |
+		flagBit(r.line, lineBit) | high | usedBit
+	t.writeData(victim, key, merge(fresh, &r, t.gen))
 	return worst == emptyWorth
 }
 
@@ -297,8 +311,8 @@ func (t *table) worth(data uint64) int {
 	if data == 0 {
 		return emptyWorth
 	}
-	w := int(data>>22&0xffff) - 16*int(t.gen-uint8(data>>38))
-	if data&lineBit == 0 && data&(3<<16) != 0 {
+	w := int(data&draftMask>>draftShift) - 16*int(t.gen-uint8(data>>genShift))
+	if data&lineBit == 0 && data&(loProvenBit|hiProvenBit) != 0 {
 		w += 1 << 10
 	}
 	return w
@@ -313,46 +327,51 @@ func (t *table) writeData(i int, key, data uint64) {
 	atomic.StoreUint64(&t.words[i+1], data)
 }
 
-// merge adds r to entry e. Proven bounds are kept and only ever tightened.
-// An estimate from a deeper draft replaces the estimates of a shallower
-// one; one from a shallower draft is dropped.
-func merge(e entry, r result, gen uint8) entry {
-	e.gen = gen
+// merge adds r to the packed entry d (its fields as tt.go's table doc
+// lays them out, changed in place; mergeEntry in tt_test.go states the
+// same rules on an unpacked entry). Proven bounds are kept and only ever
+// tightened. An estimate from a deeper draft replaces the estimates of a
+// shallower one; one from a shallower draft is dropped.
+func merge(d uint64, r *result, gen uint8) uint64 {
+	d = d&^genMask | uint64(gen)<<genShift
 	if r.move != 0 {
-		e.move = r.move
+		d = d&^moveMask | uint64(r.move)<<moveShift
 	}
 	if !r.proven {
+		draft := int(d & draftMask >> draftShift)
 		switch {
-		case r.draft < e.draft:
-			return e
-		case r.draft > e.draft:
-			if !e.loProven {
-				e.lo = noLower
+		case r.draft < draft:
+			return d
+		case r.draft > draft:
+			if d&loProvenBit == 0 {
+				d = d&^(0xff<<loShift) | bound8(noLower)<<loShift
 			}
-			if !e.hiProven {
-				e.hi = noUpper
+			if d&hiProvenBit == 0 {
+				d = d&^(0xff<<hiShift) | bound8(noUpper)<<hiShift
 			}
-			e.draft = min(r.draft, maxDraft)
+			d = d&^draftMask | uint64(min(r.draft, maxDraft))<<draftShift
 		}
 	}
 	if r.lower {
-		e.lo, e.loProven, e.loLine = tighten(e.lo, e.loProven, e.loLine, r, r.score > e.lo)
+		d = tighten(d, r, loShift, loProvenBit, loLineBit, r.score > int(int8(d>>loShift)))
 	}
 	if r.upper {
-		e.hi, e.hiProven, e.hiLine = tighten(e.hi, e.hiProven, e.hiLine, r, r.score < e.hi)
+		d = tighten(d, r, hiShift, hiProvenBit, hiLineBit, r.score < int(int8(d>>hiShift)))
 	}
-	return e
+	return d
 }
 
-// tighten returns the bound to keep: a proven bound beats an estimate, a
-// tighter proven bound (or an equal one resting on less) beats a looser
-// one, and a new estimate replaces an old one.
-func tighten(old int, oldProven, oldLine bool, r result, tighter bool) (int, bool, bool) {
+// tighten returns d with the bound at shift (with its proven and line
+// bits) that is to be kept: a proven bound beats an estimate, a tighter
+// proven bound (or an equal one resting on less) beats a looser one, and a
+// new estimate replaces an old one.
+func tighten(d uint64, r *result, shift uint, provenBit, lineBit uint64, tighter bool) uint64 {
+	oldProven := d&provenBit != 0
 	switch {
-	case r.proven && (!oldProven || tighter || r.score == old && oldLine && !r.onLine):
-		return r.score, true, r.onLine
+	case r.proven && (!oldProven || tighter || r.score == int(int8(d>>shift)) && d&lineBit != 0 && !r.onLine):
+		return d&^(0xff<<shift|lineBit) | bound8(r.score)<<shift | provenBit | flagBit(r.onLine, lineBit)
 	case !r.proven && !oldProven:
-		return r.score, false, false
+		return d&^(0xff<<shift|provenBit|lineBit) | bound8(r.score)<<shift
 	}
-	return old, oldProven, oldLine
+	return d
 }

@@ -46,3 +46,81 @@ func TestTableGrowKeepsEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeAgreesWithEntries: merge, on packed words, does what
+// mergeEntry, the same rules stated on unpacked entries, does, for random
+// entries and results (draft ties, estimates and proven bounds of either
+// kind, lines, drafts past maxDraft).
+func TestMergeAgreesWithEntries(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	bound := func(none int) int {
+		if rng.IntN(4) == 0 {
+			return none
+		}
+		return rng.IntN(141) - 70
+	}
+	for range 200_000 {
+		e := entry{lo: bound(noLower), hi: bound(noUpper), loProven: rng.IntN(2) == 0, hiProven: rng.IntN(2) == 0,
+			loLine: rng.IntN(4) == 0, hiLine: rng.IntN(4) == 0, move: rng.IntN(8), draft: rng.IntN(6),
+			gen: uint8(rng.IntN(256)), line: rng.IntN(2) == 0}
+		r := result{score: rng.IntN(141) - 70, lower: rng.IntN(2) == 0, upper: rng.IntN(2) == 0, proven: rng.IntN(2) == 0,
+			onLine: rng.IntN(4) == 0, draft: rng.IntN(6), move: rng.IntN(8), line: e.line}
+		if rng.IntN(100) == 0 {
+			r.draft = maxDraft + rng.IntN(3)
+		}
+		if rng.IntN(8) == 0 {
+			r.score = e.lo // ties
+		}
+		high := uint64(rng.IntN(1<<highBits)) << highShift
+		gen := uint8(rng.IntN(256))
+		want := mergeEntry(e, r, gen).pack() | high
+		if got := merge(e.pack()|high, &r, gen); got != want {
+			t.Fatalf("merge %+v into %+v: %+v, want %+v", r, e, unpack(got), unpack(want))
+		}
+	}
+}
+
+// mergeEntry is merge stated on an unpacked entry, the second method
+// TestMergeAgreesWithEntries checks merge against. Proven bounds are kept
+// and only ever tightened. An estimate from a deeper draft replaces the
+// estimates of a shallower one; one from a shallower draft is dropped.
+func mergeEntry(e entry, r result, gen uint8) entry {
+	e.gen = gen
+	if r.move != 0 {
+		e.move = r.move
+	}
+	if !r.proven {
+		switch {
+		case r.draft < e.draft:
+			return e
+		case r.draft > e.draft:
+			if !e.loProven {
+				e.lo = noLower
+			}
+			if !e.hiProven {
+				e.hi = noUpper
+			}
+			e.draft = min(r.draft, maxDraft)
+		}
+	}
+	if r.lower {
+		e.lo, e.loProven, e.loLine = tightenEntry(e.lo, e.loProven, e.loLine, r, r.score > e.lo)
+	}
+	if r.upper {
+		e.hi, e.hiProven, e.hiLine = tightenEntry(e.hi, e.hiProven, e.hiLine, r, r.score < e.hi)
+	}
+	return e
+}
+
+// tightenEntry returns the bound to keep: a proven bound beats an
+// estimate, a tighter proven bound (or an equal one resting on less)
+// beats a looser one, and a new estimate replaces an old one.
+func tightenEntry(old int, oldProven, oldLine bool, r result, tighter bool) (int, bool, bool) {
+	switch {
+	case r.proven && (!oldProven || tighter || r.score == old && oldLine && !r.onLine):
+		return r.score, true, r.onLine
+	case !r.proven && !oldProven:
+		return r.score, false, false
+	}
+	return old, oldProven, oldLine
+}
