@@ -88,7 +88,8 @@ func (w *worker) prelude(p position.Position, alpha, beta, ply, layer int) (seed
 // bounds found cut the window (done); otherwise it returns the best move
 // the table knows (pit+1, 0 none) for the expansion to try first.
 func (w *worker) probe(p position.Position, alpha, beta, depth, seeds int, n *node) (ttMove, score int, proven bool, hit int, done bool) {
-	b := w.known(p, seeds, depth, n)
+	var b bounds
+	w.known(&b, p, seeds, depth, n)
 	if score, proven, hit, ok := b.cut(alpha, beta); ok {
 		return 0, score, proven, hit, true
 	}
@@ -299,30 +300,30 @@ type bounds struct {
 	move         int // pit+1, 0 none
 }
 
-// known gathers the bounds the table and tablebase give for p, as the
-// policy says (policy.go).
-func (w *worker) known(p position.Position, seeds, depth int, n *node) bounds {
-	b := bounds{lo: -inf, hi: inf, loHit: noHit, hiHit: noHit, elo: -inf, ehi: inf}
+// known writes into b the bounds the table and tablebase give for p, as
+// the policy says (policy.go). (Written through a pointer: returning the
+// bounds copied them twice a node.)
+func (w *worker) known(b *bounds, p position.Position, seeds, depth int, n *node) {
+	*b = bounds{lo: -inf, hi: inf, loHit: noHit, hiHit: noHit, elo: -inf, ehi: inf}
 	tb, board, line := w.pol.probes(seeds, depth, n.historyFree())
 	if tb {
 		if v, ok := w.tb.Probe(p); ok {
 			w.tbHits++
-			if w.pol.takeTablebase(&b, v, n) {
-				return b
+			if w.pol.takeTablebase(b, v, n) {
+				return
 			}
 		}
 	}
 	if board {
 		if e, ok := w.tt.probe(n.board, n.board); ok {
-			w.pol.takeBoard(&b, e, n, depth)
+			w.pol.takeBoard(b, e, n, depth)
 		}
 	}
 	if line {
 		if e, ok := w.tt.probe(n.board, n.lineKey); ok {
-			w.pol.takeLine(&b, e, n, depth)
+			w.pol.takeLine(b, e, n, depth)
 		}
 	}
-	return b
 }
 
 // lineHit is the hit ply to assume for a proven bound of a line entry: the
