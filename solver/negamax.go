@@ -428,10 +428,14 @@ func (w *worker) store(n *node, r result, hit int) {
 	}
 }
 
-// countFilled counts a store that filled an empty slot of the table.
-func (w *worker) countFilled(filled bool) {
+// countFilled counts a store that filled an empty slot of the table, and
+// one that set a bit of its filter.
+func (w *worker) countFilled(filled, newBit bool) {
 	if filled {
 		w.filled++
+	}
+	if newBit {
+		w.filterSet++
 	}
 }
 

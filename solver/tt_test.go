@@ -124,3 +124,59 @@ func tightenEntry(old int, oldProven, oldLine bool, r result, tighter bool) (int
 	}
 	return old, oldProven, oldLine
 }
+
+// TestTableFilter: every key stored passes the filter and is found; a key
+// never stored whose filter bit no stored key shares is refused without
+// its bucket being read; once off (half its bits set, or stopFilter) the
+// filter passes every key and sets no bits, and a clear turns it on again,
+// empty.
+func TestTableFilter(t *testing.T) {
+	tt := newTable(firstTableMiB)
+	if got := len(tt.filter) * 64; got != maxFilterBits {
+		t.Fatalf("filter of %d bits, want %d", got, maxFilterBits)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	bitsOf := map[uint64]bool{} // the filter bits (key >> filterShift) stored
+	var stored []uint64
+	for range 1000 {
+		key := rng.Uint64()
+		tt.store(key, key, result{score: 1, lower: true, proven: true, draft: 3})
+		stored, bitsOf[key>>tt.filterShift] = append(stored, key), true
+	}
+	for _, key := range stored {
+		if e, ok := tt.probe(key, key); !ok || e.lo != 1 {
+			t.Fatalf("stored key %x: %+v, %v", key, e, ok)
+		}
+	}
+	refused := 0
+	for range 1000 {
+		key := rng.Uint64()
+		if bitsOf[key>>tt.filterShift] {
+			continue
+		}
+		if tt.mayHold(key) {
+			t.Fatalf("key %x never stored passes the filter", key)
+		}
+		refused++
+	}
+	if refused < 900 {
+		t.Fatalf("%d keys refused", refused)
+	}
+
+	tt.addFilterSet(maxFilterBits / 2)
+	key := rng.Uint64()
+	if !tt.mayHold(key) {
+		t.Fatal("the filter, off, refuses a key")
+	}
+	if _, newBit := tt.store(key, key, result{score: 2, lower: true, draft: 1}); newBit {
+		t.Fatal("the filter, off, gains a bit")
+	}
+	tt.clear()
+	if !tt.filterOn.Load() || tt.mayHold(stored[0]) {
+		t.Fatal("after clear the filter is not on and empty")
+	}
+	tt.stopFilter()
+	if !tt.mayHold(stored[0]) {
+		t.Fatal("after stopFilter the filter refuses a key")
+	}
+}
