@@ -111,6 +111,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 	if floor := bankFloor(&buf, moves, seeds); floor >= beta {
 		return floor, true, noHit
 	}
+	probed := w.heldToProbe(seeds, &buf, moves)
 	if !w.s.repeats {
 		// Every child starts a layer (kalah), so its board entry is the
 		// one it probes first: fetch them all now, while the tablebase
@@ -119,7 +120,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 			w.tt.prefetch(boardHash(buf[k].Next, w.s.salt))
 		}
 	}
-	held, tbBest, tbMove := w.heldChildren(p, seeds, &buf, moves, beta)
+	held, tbBest, tbMove := w.heldChildren(p, &buf, moves, probed, beta)
 	switch {
 	case held == 0:
 	case tbBest >= beta:
@@ -207,32 +208,39 @@ func bankFloor(buf *[position.MaxPits]position.Move, n, seeds int) int {
 	return 2*most - seeds
 }
 
-// heldChildren values from the tablebase the moves of p (which has seeds
-// seeds, more than the tablebase holds) whose children it holds and that
-// start a layer (so that no line before them changes their value): held
-// has bit k set for each such move buf[k], best is the best of their
-// values to p's mover (-inf when none) and move its pit+1. A probe costs
-// a rank and one read, less than a node, and a held child that reaches
-// beta cuts p off before any other child is searched, however deep the
-// search below it would have been. The probes stop at the first such
-// child: p is cut off, and the children after it are not needed. The
-// values are prefetched first (tablebasePrefetcher), so that the probes'
-// cache misses overlap rather than follow one another.
-func (w *worker) heldChildren(p position.Position, seeds int, buf *[position.MaxPits]position.Move, moves, beta int) (held uint16, best, move int) {
-	best = -inf
+// heldToProbe returns the moves of p (which has seeds seeds, more than the
+// tablebase holds) that heldChildren is to value from the tablebase: bit k
+// for each move buf[k] whose child it holds and that starts a layer (so
+// that no line before it changes its value). It prefetches their values
+// (tablebasePrefetcher), so that the probes' cache misses overlap rather
+// than follow one another, and before the node's other work, so that
+// they have arrived when heldChildren reads them.
+func (w *worker) heldToProbe(seeds int, buf *[position.MaxPits]position.Move, moves int) (probed uint16) {
 	if w.pol.held(seeds) {
-		return 0, best, 0 // p itself is held: known() probed it
+		return 0 // p itself is held: known() probed it
 	}
-	var probed uint16
 	for k := range buf[:moves] {
 		m := &buf[k]
 		if w.pol.held(m.Next.Seeds()) && w.v.StartsLayer(*m) {
 			probed |= 1 << k
 			if w.tbPrefetch != nil {
-				w.tbPrefetch.Prefetch(m.Next) // the probes' cache misses overlap
+				w.tbPrefetch.Prefetch(m.Next)
 			}
 		}
 	}
+	return probed
+}
+
+// heldChildren values from the tablebase the moves of p with bit k set in
+// probed (heldToProbe): held has bit k set for each move buf[k] valued,
+// best is the best of their values to p's mover (-inf when none) and move
+// its pit+1. A probe costs a rank and one read, less than a node, and a
+// held child that reaches beta cuts p off before any other child is
+// searched, however deep the search below it would have been. The probes
+// stop at the first such child: p is cut off, and the children after it
+// are not needed.
+func (w *worker) heldChildren(p position.Position, buf *[position.MaxPits]position.Move, moves int, probed uint16, beta int) (held uint16, best, move int) {
+	best = -inf
 	for k := range buf[:moves] {
 		m := &buf[k]
 		if probed&(1<<k) == 0 {
