@@ -112,10 +112,11 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 		return floor, true, noHit
 	}
 	probed := w.heldToProbe(seeds, &buf, moves)
-	if !w.s.repeats {
+	if !w.s.repeats && depth > 0 && n.ply < MaxPly {
 		// Every child starts a layer (kalah), so its board entry is the
 		// one it probes first: fetch them all now, while the tablebase
-		// and the ordering run, rather than one miss at a time.
+		// and the ordering run, rather than one miss at a time (unless
+		// the node is at the horizon, and no child will be searched).
 		for k := range buf[:moves] {
 			w.tt.prefetch(boardHash(buf[k].Next, w.s.salt))
 		}
