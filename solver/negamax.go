@@ -112,7 +112,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 		return floor, true, noHit
 	}
 	probed := w.heldToProbe(seeds, &buf, moves)
-	if !w.s.repeats && depth > 0 && n.ply < MaxPly {
+	if !w.s.repeats && !atHorizon(depth, n.ply) {
 		// Every child starts a layer (kalah), so its board entry is the
 		// one it probes first: fetch them all now, while the tablebase
 		// and the ordering run, rather than one miss at a time (unless
@@ -139,7 +139,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 		return tbBest, true, noHit
 	}
 	ply, layer := n.ply, n.layer
-	if depth <= 0 || ply >= MaxPly {
+	if atHorizon(depth, ply) {
 		return w.estimate(p, &buf, moves), false, noHit
 	}
 	if depth >= etcDepth && w.s.repeats {
@@ -197,6 +197,11 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 	w.store(n, r, hit)
 	return best, allProven, hit
 }
+
+// atHorizon reports whether a node depth plies from the horizon at ply
+// ply ends in the horizon estimate rather than searching its children
+// (expand; its prefetches are skipped there).
+func atHorizon(depth, ply int) bool { return depth <= 0 || ply >= MaxPly }
 
 // bankFloor is a lower bound on the value of a position with seeds seeds
 // and moves buf[:n]: a move that banks c seeds is worth at least
