@@ -116,9 +116,12 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 		// Every child starts a layer (kalah), so its board entry is the
 		// one it probes first: fetch them all now, while the tablebase
 		// and the ordering run, rather than one miss at a time (unless
-		// the node is at the horizon, and no child will be searched).
+		// the node is at the horizon, and no child will be searched, or
+		// the tablebase values the child).
 		for k := range buf[:moves] {
-			w.tt.prefetch(boardHash(buf[k].Next, w.s.salt))
+			if probed&(1<<k) == 0 {
+				w.tt.prefetch(boardHash(buf[k].Next, w.s.salt))
+			}
 		}
 	}
 	held, tbBest, tbMove := w.heldChildren(p, &buf, moves, probed, beta)
