@@ -136,7 +136,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 		return tbBest, true, noHit
 	}
 	ply, layer := n.ply, n.layer
-	if depth <= 0 || ply >= MaxPly {
+	if depth <= 0 && !w.pol.searchesToEnd(seeds) || ply >= MaxPly {
 		return w.estimate(p, &buf, moves), false, noHit
 	}
 	if depth >= etcDepth && w.s.repeats {
@@ -268,7 +268,7 @@ func (w *worker) child(p position.Position, m *position.Move, alpha, beta, depth
 	if w.s.v.StartsLayer(*m) {
 		layer, childHistory = ply+1, 0
 	}
-	lo, hi, d := c-beta, c-alpha, depth-1
+	lo, hi, d := c-beta, c-alpha, max(depth-1, 0) // 0: below the horizon, searched to the end (policy.exactMax)
 	switch {
 	case m.MovesAgain(p):
 		lo, hi, d = alpha-c, beta-c, depth // an extra move: the same turn goes on
