@@ -122,6 +122,7 @@ func newSearch(s *Solver, v *position.Variant, p position.Position, moves []posi
 	}
 	sr.rootHistory ^= pathHash(p, boardHash(p, sr.salt))
 	sr.pol = newPolicy(opts, sr.neutral)
+	sr.pol.proofToEnd(sr.repeats)
 	if opts.Threads > 1 {
 		sr.busy = new(busyTable)
 		for i := range sr.moves {

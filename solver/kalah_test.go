@@ -364,3 +364,48 @@ func checkOneBest(t *testing.T, c testCase, opts Options) StopReason {
 	}
 	return res.Stop
 }
+
+// TestKalahSearchesToEndNearTablebase: a kalah proof searches a node at
+// the horizon with few seeds, or few more than the tablebase holds, on to
+// the end rather than estimating it (policy.exactMax), so a search of
+// depth 1 of a position with that many seeds is exact, with plain
+// minimax's value for the position and every move. With no tablebase and
+// with one of 6 seeds, under both capture rules. A position with more
+// seeds is left an estimate at depth 1, so the rule is what makes the
+// others exact.
+func TestKalahSearchesToEndNearTablebase(t *testing.T) {
+	for _, rules := range kalahRuleSets {
+		v := position.KalahOf(rules, 4, 3)
+		memo := map[position.Position]int{}
+		for _, tbMax := range []int{-1, 6} {
+			var tb Tablebase
+			if tbMax >= 0 {
+				tb = &kalahTablebase{v: v, max: tbMax, memo: memo}
+			}
+			exactMax := max(tbMax+exactAbove, exactLeast)
+			opts := Options{Threads: 1, HashMiB: 4, Tablebase: tb, MaxDepth: 1}
+			rng := rand.New(rand.NewPCG(23, uint64(v.ID)))
+			near, estimated := 0, 0
+			for try := 0; try < 5000 && (near < 8 || estimated == 0); try++ {
+				p, ok := kalahPlayout(v, rng)
+				switch {
+				case !ok || p.Seeds() <= tbMax:
+				case p.Seeds() <= exactMax && near < 8:
+					near++
+					checkAgainst(t, kalahCase(v, p, memo), opts)
+				case p.Seeds() > exactMax && estimated == 0:
+					res, err := Search(t.Context(), v, p, opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !res.Exact {
+						estimated++
+					}
+				}
+			}
+			if near < 8 || estimated == 0 {
+				t.Errorf("%s, tablebase of %d seeds: %d positions of at most %d seeds, %d left an estimate", v.Name, tbMax, near, exactMax, estimated)
+			}
+		}
+	}
+}

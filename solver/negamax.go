@@ -112,7 +112,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 		return floor, true, noHit
 	}
 	probed := w.heldToProbe(seeds, &buf, moves)
-	if !w.s.repeats && !atHorizon(depth, n.ply) {
+	if !w.s.repeats && !w.atHorizon(depth, seeds, n.ply) {
 		// Every child starts a layer (kalah), so its board entry is the
 		// one it probes first: fetch them all now, while the tablebase
 		// and the ordering run, rather than one miss at a time (unless
@@ -142,7 +142,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 		return tbBest, true, noHit
 	}
 	ply, layer := n.ply, n.layer
-	if atHorizon(depth, ply) {
+	if w.atHorizon(depth, seeds, ply) {
 		return w.estimate(p, &buf, moves), false, noHit
 	}
 	if depth >= etcDepth && w.s.repeats {
@@ -202,9 +202,12 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 }
 
 // atHorizon reports whether a node depth plies from the horizon at ply
-// ply ends in the horizon estimate rather than searching its children
-// (expand; its prefetches are skipped there).
-func atHorizon(depth, ply int) bool { return depth <= 0 || ply >= MaxPly }
+// ply, with seeds seeds, ends in the horizon estimate rather than
+// searching its children (expand; its prefetches are skipped there): at
+// depth 0, unless the policy searches it to the end (policy.exactMax).
+func (w *worker) atHorizon(depth, seeds, ply int) bool {
+	return depth <= 0 && !w.pol.searchesToEnd(seeds) || ply >= MaxPly
+}
 
 // bankFloor is a lower bound on the value of a position with seeds seeds
 // and moves buf[:n]: a move that banks c seeds is worth at least
@@ -286,7 +289,7 @@ func (w *worker) child(p position.Position, m *position.Move, alpha, beta, depth
 	if w.s.v.StartsLayer(*m) {
 		layer, childHistory = ply+1, 0
 	}
-	lo, hi, d := c-beta, c-alpha, depth-1
+	lo, hi, d := c-beta, c-alpha, max(depth-1, 0) // 0: below the horizon, searched to the end (policy.exactMax)
 	switch {
 	case m.MovesAgain(p):
 		lo, hi, d = alpha-c, beta-c, depth // an extra move: the same turn goes on
