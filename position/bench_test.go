@@ -50,9 +50,10 @@ func BenchmarkPlay(b *testing.B) {
 }
 
 // BenchmarkMoves measures full legal-move generation: every legal move
-// made, with feeding, grand-slam, endless-move and pass rules applied.
+// made, with feeding, grand-slam, endless-move and pass rules applied; and
+// kalah's (Kalah(6,4), the search's hot path).
 func BenchmarkMoves(b *testing.B) {
-	for _, v := range Variants() {
+	for _, v := range append(Variants(), Kalah(6, 4)) {
 		b.Run(v.Name, func(b *testing.B) {
 			positions, _ := benchSample(v, 4096)
 			var buf [MaxPits]Move

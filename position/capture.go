@@ -11,6 +11,9 @@ func (v *Variant) capture(rows *[2]uint64, last int) int {
 	case CaptureAkon:
 		return v.captureAkon(rows, last)
 	case CaptureOpposite:
+		if !v.landsEmpty(rows[0], last) {
+			return 0
+		}
 		return v.captureOpposite(rows, last)
 	default:
 		return v.captureTwoFour(rows, last)

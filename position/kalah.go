@@ -146,19 +146,53 @@ func lookupKalah(name string) (*Variant, bool) {
 func (v *Variant) storeRing() int { return 2 * v.Pits }
 
 // captureOpposite: a last seed in an empty pit of the mover's row (it
-// holds 1 now) takes itself and the opposite pit's seeds; with the
-// opposite pit empty it takes itself alone when v.EmptyCapture (kalah, as
-// Irving, Donkers and Uiterwijk play it) and nothing otherwise. The
-// mover's pit i faces the opponent's pit Pits+1-i.
+// holds 1 now: landsEmpty, which the caller has checked) takes itself and
+// the opposite pit's seeds; with the opposite pit empty it takes itself
+// alone when v.EmptyCapture (kalah, as Irving, Donkers and Uiterwijk play
+// it) and nothing otherwise. The mover's pit i faces the opponent's pit
+// Pits+1-i.
 func (v *Variant) captureOpposite(rows *[2]uint64, last int) int {
-	if !v.landsEmpty(rows[0], last) {
-		return 0
-	}
 	facing := v.Facing(last)
 	if !v.CapturesFacing(Pit(rows[1], facing)) {
 		return 0
 	}
 	return takePit(&rows[0], last) + takePit(&rows[1], facing)
+}
+
+// sowStore is sow for kalah (SowStore): one lap by the lap table, which
+// banks the seeds sown into the store and says where the last seed fell,
+// then captureOpposite when it fell into an empty pit of the mover's row.
+// It is the search's hot path, so the common move, with no capture, is
+// small enough to be inlined into storeMoves.
+func (v *Variant) sowStore(own, opp uint64, o int) sown {
+	shift := 8 * uint(o) & 63
+	d := &v.laps[o*v.stride+int(own>>shift&0xff)]
+	s := sown{own: own&^(0xff<<shift) + d.own, opp: opp + d.opp, captured: int(d.banked)}
+	last := int(d.last)
+	s.again = last == v.storeRing()
+	if v.landsEmpty(s.own, last) {
+		rows := [2]uint64{s.own, s.opp}
+		s.captured += v.captureOpposite(&rows, last)
+		s.own, s.opp = rows[0], rows[1]
+	}
+	return s
+}
+
+// storeMoves is Moves for kalah (SowStore): with no feeding, passes or
+// relays, every pit with seeds is a move, and the game is over as soon as
+// either row is empty (EmptyRowEnds; an empty own row has no move).
+func (v *Variant) storeMoves(p Position, out *[MaxPits]Move) int {
+	if p.Opp == 0 {
+		return 0
+	}
+	n := 0
+	for m := occupied(p.Own); m != 0; m &= m - 1 {
+		o := trailingPit(m)
+		s := v.sowStore(p.Own, p.Opp, o)
+		out[n] = Move{Pit: int8(o + 1), Captured: int8(s.captured), Next: s.next(p.Side)}
+		n++
+	}
+	return n
 }
 
 // landsEmpty reports whether a last seed in ring pit last fell into an

@@ -23,6 +23,9 @@ func (m Move) IsPass() bool { return m.Pit == PassPit }
 // pass. Zero moves means the game is over (see Shares); repetition is not
 // considered here, since it depends on history.
 func (v *Variant) Moves(p Position, out *[MaxPits]Move) int {
+	if v.Sow == SowStore {
+		return v.storeMoves(p, out)
+	}
 	if v.overByRows(p) {
 		return 0
 	}

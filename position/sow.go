@@ -130,21 +130,20 @@ func (s sown) next(side uint8) Position {
 // move, relays, seeds banked in the store and capture included, on the
 // packed rows. ok is false when the move never ends (rules.md 4.4).
 func (v *Variant) sow(own, opp uint64, o int) (s sown, ok bool) {
-	if v.twoThree {
+	switch {
+	case v.twoThree:
 		s.own, s.opp, s.captured = v.sowTwoThree(own, opp, o)
 		return s, true
+	case v.Sow == SowStore:
+		return v.sowStore(own, opp, o), true
 	}
 	rows := [2]uint64{own, opp}
 	k := int(own >> (8 * uint(o)) & 0xff)
 	last := v.lap(&rows, o, k)
-	switch v.Sow {
-	case SowRelay, SowRelayOriginFirst:
+	if v.Sow == SowRelay || v.Sow == SowRelayOriginFirst {
 		if last, ok = v.relay(&rows, last); !ok {
 			return sown{own: own, opp: opp}, false
 		}
-	case SowStore:
-		s.captured = int(v.laps[o*v.stride+k].banked)
-		s.again = last == v.storeRing()
 	}
 	s.captured += v.capture(&rows, last)
 	s.own, s.opp = rows[0], rows[1]

@@ -88,7 +88,8 @@ func (w *worker) prelude(p position.Position, alpha, beta, ply, layer int) (seed
 // bounds found cut the window (done); otherwise it returns the best move
 // the table knows (pit+1, 0 none) for the expansion to try first.
 func (w *worker) probe(p position.Position, alpha, beta, depth, seeds int, n *node) (ttMove, score int, proven bool, hit int, done bool) {
-	b := w.known(p, seeds, depth, n)
+	var b bounds
+	w.known(&b, p, seeds, depth, n)
 	if score, proven, hit, ok := b.cut(alpha, beta); ok {
 		return 0, score, proven, hit, true
 	}
@@ -110,15 +111,20 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 	if floor := bankFloor(&buf, moves, seeds); floor >= beta {
 		return floor, true, noHit
 	}
-	if !w.s.repeats {
+	probed := w.heldToProbe(seeds, &buf, moves)
+	if !w.s.repeats && !w.atHorizon(depth, seeds, n.ply) {
 		// Every child starts a layer (kalah), so its board entry is the
 		// one it probes first: fetch them all now, while the tablebase
-		// and the ordering run, rather than one miss at a time.
+		// and the ordering run, rather than one miss at a time (unless
+		// the node is at the horizon, and no child will be searched, or
+		// the tablebase values the child).
 		for k := range buf[:moves] {
-			w.tt.prefetch(boardHash(buf[k].Next, w.s.salt))
+			if probed&(1<<k) == 0 {
+				w.tt.prefetch(boardHash(buf[k].Next, w.s.salt))
+			}
 		}
 	}
-	held, tbBest, tbMove := w.heldChildren(p, seeds, &buf, moves, beta)
+	held, tbBest, tbMove := w.heldChildren(p, &buf, moves, probed, beta)
 	switch {
 	case held == 0:
 	case tbBest >= beta:
@@ -136,7 +142,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 		return tbBest, true, noHit
 	}
 	ply, layer := n.ply, n.layer
-	if depth <= 0 && !w.pol.searchesToEnd(seeds) || ply >= MaxPly {
+	if w.atHorizon(depth, seeds, ply) {
 		return w.estimate(p, &buf, moves), false, noHit
 	}
 	if depth >= etcDepth && w.s.repeats {
@@ -195,6 +201,14 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 	return best, allProven, hit
 }
 
+// atHorizon reports whether a node depth plies from the horizon at ply
+// ply, with seeds seeds, ends in the horizon estimate rather than
+// searching its children (expand; its prefetches are skipped there): at
+// depth 0, unless the policy searches it to the end (policy.exactMax).
+func (w *worker) atHorizon(depth, seeds, ply int) bool {
+	return depth <= 0 && !w.pol.searchesToEnd(seeds) || ply >= MaxPly
+}
+
 // bankFloor is a lower bound on the value of a position with seeds seeds
 // and moves buf[:n]: a move that banks c seeds is worth at least
 // c-(seeds-c), since the opponent can take at most the seeds left.
@@ -206,32 +220,39 @@ func bankFloor(buf *[position.MaxPits]position.Move, n, seeds int) int {
 	return 2*most - seeds
 }
 
-// heldChildren values from the tablebase the moves of p (which has seeds
-// seeds, more than the tablebase holds) whose children it holds and that
-// start a layer (so that no line before them changes their value): held
-// has bit k set for each such move buf[k], best is the best of their
-// values to p's mover (-inf when none) and move its pit+1. A probe costs
-// a rank and one read, less than a node, and a held child that reaches
-// beta cuts p off before any other child is searched, however deep the
-// search below it would have been. The probes stop at the first such
-// child: p is cut off, and the children after it are not needed. The
-// values are prefetched first (tablebasePrefetcher), so that the probes'
-// cache misses overlap rather than follow one another.
-func (w *worker) heldChildren(p position.Position, seeds int, buf *[position.MaxPits]position.Move, moves, beta int) (held uint16, best, move int) {
-	best = -inf
+// heldToProbe returns the moves of p (which has seeds seeds, more than the
+// tablebase holds) that heldChildren is to value from the tablebase: bit k
+// for each move buf[k] whose child it holds and that starts a layer (so
+// that no line before it changes its value). It prefetches their values
+// (tablebasePrefetcher), so that the probes' cache misses overlap rather
+// than follow one another, and before the node's other work, so that
+// they have arrived when heldChildren reads them.
+func (w *worker) heldToProbe(seeds int, buf *[position.MaxPits]position.Move, moves int) (probed uint16) {
 	if w.pol.held(seeds) {
-		return 0, best, 0 // p itself is held: known() probed it
+		return 0 // p itself is held: known() probed it
 	}
-	var probed uint16
 	for k := range buf[:moves] {
 		m := &buf[k]
 		if w.pol.held(m.Next.Seeds()) && w.v.StartsLayer(*m) {
 			probed |= 1 << k
 			if w.tbPrefetch != nil {
-				w.tbPrefetch.Prefetch(m.Next) // the probes' cache misses overlap
+				w.tbPrefetch.Prefetch(m.Next)
 			}
 		}
 	}
+	return probed
+}
+
+// heldChildren values from the tablebase the moves of p with bit k set in
+// probed (heldToProbe): held has bit k set for each move buf[k] valued,
+// best is the best of their values to p's mover (-inf when none) and move
+// its pit+1. A probe costs a rank and one read, less than a node, and a
+// held child that reaches beta cuts p off before any other child is
+// searched, however deep the search below it would have been. The probes
+// stop at the first such child: p is cut off, and the children after it
+// are not needed.
+func (w *worker) heldChildren(p position.Position, buf *[position.MaxPits]position.Move, moves int, probed uint16, beta int) (held uint16, best, move int) {
+	best = -inf
 	for k := range buf[:moves] {
 		m := &buf[k]
 		if probed&(1<<k) == 0 {
@@ -299,30 +320,30 @@ type bounds struct {
 	move         int // pit+1, 0 none
 }
 
-// known gathers the bounds the table and tablebase give for p, as the
-// policy says (policy.go).
-func (w *worker) known(p position.Position, seeds, depth int, n *node) bounds {
-	b := bounds{lo: -inf, hi: inf, loHit: noHit, hiHit: noHit, elo: -inf, ehi: inf}
+// known writes into b the bounds the table and tablebase give for p, as
+// the policy says (policy.go). (Written through a pointer: returning the
+// bounds copied them twice a node.)
+func (w *worker) known(b *bounds, p position.Position, seeds, depth int, n *node) {
+	*b = bounds{lo: -inf, hi: inf, loHit: noHit, hiHit: noHit, elo: -inf, ehi: inf}
 	tb, board, line := w.pol.probes(seeds, depth, n.historyFree())
 	if tb {
 		if v, ok := w.tb.Probe(p); ok {
 			w.tbHits++
-			if w.pol.takeTablebase(&b, v, n) {
-				return b
+			if w.pol.takeTablebase(b, v, n) {
+				return
 			}
 		}
 	}
 	if board {
 		if e, ok := w.tt.probe(n.board, n.board); ok {
-			w.pol.takeBoard(&b, e, n, depth)
+			w.pol.takeBoard(b, e, n, depth)
 		}
 	}
 	if line {
 		if e, ok := w.tt.probe(n.board, n.lineKey); ok {
-			w.pol.takeLine(&b, e, n, depth)
+			w.pol.takeLine(b, e, n, depth)
 		}
 	}
-	return b
 }
 
 // lineHit is the hit ply to assume for a proven bound of a line entry: the
@@ -427,10 +448,14 @@ func (w *worker) store(n *node, r result, hit int) {
 	}
 }
 
-// countFilled counts a store that filled an empty slot of the table.
-func (w *worker) countFilled(filled bool) {
+// countFilled counts a store that filled an empty slot of the table, and
+// one that set a bit of its filter.
+func (w *worker) countFilled(filled, newBit bool) {
 	if filled {
 		w.filled++
+	}
+	if newBit {
+		w.filterSet++
 	}
 }
 

@@ -20,6 +20,7 @@ type worker struct {
 	nodes, flushed uint64
 	tbHits         uint64
 	filled         uint64 // entries this thread wrote into empty slots, not yet told the table
+	filterSet      uint64 // filter bits this thread set, not yet told the table
 	epoch          uint64
 	stopped        bool // abandon the current probe: stop, or a settling event
 	noStop         bool // ignore stops (the main thread's first iteration)
@@ -99,14 +100,15 @@ func (w *worker) poll() {
 	}
 }
 
-// flush adds the nodes, tablebase hits and filled table entries not yet
-// counted to the shared counts (which may grow the table) and returns the
+// flush adds the nodes, tablebase hits, filled table entries and filter
+// bits set not yet counted to the shared counts (which may grow the table) and returns the
 // shared node count.
 func (w *worker) flush() uint64 {
 	w.s.tbHits.Add(w.tbHits)
 	w.tbHits = 0
 	w.tt.addFilled(w.filled)
-	w.filled = 0
+	w.tt.addFilterSet(w.filterSet)
+	w.filled, w.filterSet = 0, 0
 	total := w.s.nodes.Add(w.nodes - w.flushed)
 	w.flushed = w.nodes
 	return total
