@@ -409,6 +409,19 @@ func (s *search) principalVariation(first int) []int {
 	return pv
 }
 
+// rootTableMove returns the index in moves of the root's best move as
+// the table knows it (tableMove), -1 if it knows none.
+func (s *search) rootTableMove() int {
+	history := s.rootHistory ^ pathHash(s.root, boardHash(s.root, s.salt))
+	code := s.tableMove(s.root, len(s.line) == 0, history)
+	for i, m := range s.moves {
+		if code != 0 && int(m.Pit)+1 == code {
+			return i
+		}
+	}
+	return -1
+}
+
 // tableMove returns the best move the table knows for p (pit+1, 0 none):
 // from the entry of p's line if there is one, else from p's board entry.
 func (s *search) tableMove(p position.Position, free bool, history uint64) int {

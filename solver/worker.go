@@ -51,6 +51,18 @@ func newWorker(s *search, id int) *worker {
 			w.order[i] = (i + id) % len(s.moves) // helpers start from other moves
 		}
 	}
+	if i := s.rootTableMove(); i >= 0 && (id == 0 || !s.repeats) {
+		// The best move an earlier search on the same table found (a step
+		// of a principal variation after the proof of the position before
+		// it) first: that search left its proof in the table, and the
+		// first iteration can read it back there at once, where another
+		// move first fails high on an estimate and each iteration after
+		// searches deeper to disprove that. Kalah(6,3) with no tablebase,
+		// one thread, --one-best: the 30 steps of the principal variation
+		// after the proof took 74 K nodes (5% of the CPU of the solve),
+		// 140 with this.
+		w.promote(i)
+	}
 	return w
 }
 
