@@ -170,6 +170,14 @@ func (s *search) run(ctx context.Context) {
 	_ = g.Wait() // workers return no errors
 }
 
+// proving reports whether the search is a proof: no time or node limit
+// will stop it before its value is proven, and it is not for play. Only
+// a proof skips the estimates of deeper iterations (nextDepth), which a
+// limited search reports.
+func (s *search) proving() bool {
+	return !s.opts.Play && s.deadline.IsZero() && s.opts.MaxNodes == 0
+}
+
 // onLine reports whether p is one of the game's positions before the root
 // in its layer: reaching it again is a repetition.
 func (s *search) onLine(p position.Position) bool {
