@@ -166,7 +166,7 @@ const kalahDepthStep = 3
 // 1.364 M against 1.408 M, Kalah(6,4) with the 20-seed tablebase 14.21 M
 // against 14.47 M; on the random positions of policy.go's figures 0.9%
 // fewer on (6,3) (9 fewer, 5 more) and 2.4% on (6,4) (3 fewer, 1 more);
-// kalah-5x4 -8%, kalah-4x6 -13%, kalah-4x5 +3%. Jumping after 10: (6,3)
+// kalah-5x4 -8%, kalah-4x6 -12%, kalah-4x5 +6%. Jumping after 10: (6,3)
 // 1.32 M but (6,4) 14.35 M and +21% on its random positions; after 16,
 // no change. (The depth matters beyond the horizon: at 8000, where the
 // history heuristic's rewards, depth squared, swamp it, Kalah(6,4) took
