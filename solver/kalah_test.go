@@ -255,12 +255,39 @@ func (k *kalahTablebase) Probe(p position.Position) (int, bool) {
 	return kalahMinimax(k.v, p, k.memo), true
 }
 
+// locatingTablebase is a kalahTablebase that locates values in memory
+// (tablebaseLocator), as tablebase.Prober does, for the positions whose
+// Own row is even; the others it leaves to Probe, as a prober does for a
+// block not cached.
+type locatingTablebase struct {
+	*kalahTablebase
+	values  map[position.Position]*int8 // under mu
+	located int
+}
+
+func (l *locatingTablebase) Locate(p position.Position) *int8 {
+	if p.Seeds() > l.max || p.Own%2 == 1 {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	v := l.values[p]
+	if v == nil {
+		v = new(int8)
+		*v = int8(kalahMinimax(l.v, p, l.memo))
+		l.values[p] = v
+	}
+	l.located++
+	return v
+}
+
 // TestKalahSearchAboveTablebase: searching kalah positions above a
 // tablebase of half the game's seeds, under both capture rules and on one
 // and two threads, gives plain minimax's value for the position and every
-// move. Most nodes then value some of their children straight from the
-// tablebase (negamax's heldChildren: the moves that bank seeds, and
-// extra moves, whose values keep their sign).
+// move, whether the tablebase is probed or (for some positions) its
+// values are located (tablebaseLocator). Most nodes then value some of
+// their children straight from the tablebase (negamax's heldChildren: the
+// moves that bank seeds, and extra moves, whose values keep their sign).
 func TestKalahSearchAboveTablebase(t *testing.T) {
 	sizes := [][2]int{{3, 3}, {4, 2}, {2, 5}}
 	if !testsize.Short() {
@@ -278,13 +305,17 @@ func TestKalahSearchAboveTablebase(t *testing.T) {
 					positions = append(positions, p)
 				}
 			}
+			loc := &locatingTablebase{kalahTablebase: &kalahTablebase{v: v, max: tb.max, memo: tb.memo},
+				values: map[position.Position]*int8{}}
 			for _, p := range positions {
 				for _, threads := range []int{1, 2} {
-					checkAgainst(t, kalahCase(v, p, memo), Options{Threads: threads, HashMiB: 4, Tablebase: tb})
+					for _, tb := range []Tablebase{tb, loc} {
+						checkAgainst(t, kalahCase(v, p, memo), Options{Threads: threads, HashMiB: 4, Tablebase: tb})
+					}
 				}
 			}
-			if tb.hits == 0 {
-				t.Errorf("%s: the tablebase was never probed", v.Name)
+			if tb.hits == 0 || loc.hits == 0 || loc.located == 0 {
+				t.Errorf("%s: the tablebase was never probed (%d probes; locating: %d probes, %d located)", v.Name, tb.hits, loc.hits, loc.located)
 			}
 		}
 	}

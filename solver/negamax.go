@@ -1,6 +1,11 @@
 package solver
 
-import "github.com/mancala-solver/mancala/position"
+import (
+	"unsafe"
+
+	"github.com/mancala-solver/mancala/internal/prefetch"
+	"github.com/mancala-solver/mancala/position"
+)
 
 // noHit is the hit ply of a score that rests on no repetition of a
 // position before the node.
@@ -111,7 +116,8 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 	if floor := bankFloor(&buf, moves, seeds); floor >= beta {
 		return floor, true, noHit
 	}
-	probed := w.heldToProbe(seeds, &buf, moves)
+	var values [position.MaxPits]*int8
+	probed := w.heldToProbe(seeds, &buf, moves, &values)
 	if !w.s.repeats && !w.atHorizon(depth, seeds, n.ply) {
 		// Every child starts a layer (kalah), so its board entry is the
 		// one it probes first: fetch them all now, while the tablebase
@@ -124,7 +130,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 			}
 		}
 	}
-	held, tbBest, tbMove := w.heldChildren(p, &buf, moves, probed, beta)
+	held, tbBest, tbMove := w.heldChildren(p, &buf, moves, probed, &values, beta)
 	switch {
 	case held == 0:
 	case tbBest >= beta:
@@ -223,11 +229,12 @@ func bankFloor(buf *[position.MaxPits]position.Move, n, seeds int) int {
 // heldToProbe returns the moves of p (which has seeds seeds, more than the
 // tablebase holds) that heldChildren is to value from the tablebase: bit k
 // for each move buf[k] whose child it holds and that starts a layer (so
-// that no line before it changes its value). It prefetches their values
-// (tablebasePrefetcher), so that the probes' cache misses overlap rather
-// than follow one another, and before the node's other work, so that
-// they have arrived when heldChildren reads them.
-func (w *worker) heldToProbe(seeds int, buf *[position.MaxPits]position.Move, moves int) (probed uint16) {
+// that no line before it changes its value). It locates their values in
+// memory (tablebaseLocator), values[k] nil where it cannot, and
+// prefetches them, so that the probes' cache misses overlap rather than
+// follow one another, and before the node's other work, so that they
+// have arrived when heldChildren reads them.
+func (w *worker) heldToProbe(seeds int, buf *[position.MaxPits]position.Move, moves int, values *[position.MaxPits]*int8) (probed uint16) {
 	if w.pol.held(seeds) {
 		return 0 // p itself is held: known() probed it
 	}
@@ -235,8 +242,11 @@ func (w *worker) heldToProbe(seeds int, buf *[position.MaxPits]position.Move, mo
 		m := &buf[k]
 		if w.pol.held(m.Next.Seeds()) && w.v.StartsLayer(*m) {
 			probed |= 1 << k
-			if w.tbPrefetch != nil {
-				w.tbPrefetch.Prefetch(m.Next)
+			if w.tbLocate != nil {
+				if v := w.tbLocate.Locate(m.Next); v != nil {
+					values[k] = v
+					prefetch.Line(unsafe.Pointer(v))
+				}
 			}
 		}
 	}
@@ -244,22 +254,25 @@ func (w *worker) heldToProbe(seeds int, buf *[position.MaxPits]position.Move, mo
 }
 
 // heldChildren values from the tablebase the moves of p with bit k set in
-// probed (heldToProbe): held has bit k set for each move buf[k] valued,
+// probed (heldToProbe), reading values[k] where it is not nil: held has
+// bit k set for each move buf[k] valued,
 // best is the best of their values to p's mover (-inf when none) and move
 // its pit+1. A probe costs a rank and one read, less than a node, and a
 // held child that reaches beta cuts p off before any other child is
 // searched, however deep the search below it would have been. The probes
 // stop at the first such child: p is cut off, and the children after it
 // are not needed.
-func (w *worker) heldChildren(p position.Position, buf *[position.MaxPits]position.Move, moves int, probed uint16, beta int) (held uint16, best, move int) {
+func (w *worker) heldChildren(p position.Position, buf *[position.MaxPits]position.Move, moves int, probed uint16, values *[position.MaxPits]*int8, beta int) (held uint16, best, move int) {
 	best = -inf
 	for k := range buf[:moves] {
 		m := &buf[k]
 		if probed&(1<<k) == 0 {
 			continue
 		}
-		t, ok := w.tb.Probe(m.Next)
-		if !ok {
+		t, ok := 0, true
+		if values[k] != nil {
+			t = int(*values[k])
+		} else if t, ok = w.tb.Probe(m.Next); !ok {
 			continue
 		}
 		w.tbHits++

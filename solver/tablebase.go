@@ -16,12 +16,14 @@ type Tablebase interface {
 	Probe(p position.Position) (value int, ok bool)
 }
 
-// tablebasePrefetcher is a Tablebase that can start reading a position's
-// value ahead of its Probe (tablebase.Prober does): a node prefetches the
-// values of its children with their table buckets, so that their cache
-// misses overlap.
-type tablebasePrefetcher interface {
-	// Prefetch starts bringing p's value into the caches, if p is
-	// stored and its value is in memory; it waits for nothing.
-	Prefetch(p position.Position)
+// tablebaseLocator is a Tablebase that can tell where a position's value
+// is in memory (tablebase.Prober does): a node locates the values of its
+// children and prefetches them, with their table buckets, so that their
+// cache misses overlap, then reads them there, ranking each child once
+// rather than once to prefetch and again to probe.
+type tablebaseLocator interface {
+	// Locate returns the address of p's value (Probe's) when p is
+	// stored and its value is in memory, else nil; the value there
+	// stays valid while the search runs. It waits for nothing.
+	Locate(p position.Position) *int8
 }

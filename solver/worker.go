@@ -10,9 +10,9 @@ type worker struct {
 	v  *position.Variant
 	tt *table
 	tb Tablebase
-	// tbPrefetch is tb if it can prefetch values, else nil.
-	tbPrefetch tablebasePrefetcher
-	pol        policy // s.pol, kept beside the other per-node fields
+	// tbLocate is tb if it can locate values in memory, else nil.
+	tbLocate tablebaseLocator
+	pol      policy // s.pol, kept beside the other per-node fields
 
 	path    [MaxPly + 2]position.Position // path[i]: the position at ply i
 	history [position.MaxPits + 1][16]int32
@@ -42,7 +42,7 @@ const inf = 1 << 10
 
 func newWorker(s *search, id int) *worker {
 	w := &worker{s: s, id: id, v: s.v, tt: s.table, tb: s.tb, pol: s.pol}
-	w.tbPrefetch, _ = s.tb.(tablebasePrefetcher)
+	w.tbLocate, _ = s.tb.(tablebaseLocator)
 	w.path[0] = s.root
 	w.order = make([]int, len(s.moves))
 	for i := range w.order {

@@ -14,6 +14,8 @@ import (
 // blocks) with plain minimax's value, written apart from the build; and
 // Load reports the positions it holds. Each probe follows a Prefetch of
 // its position, and one of 9 seeds, beyond the tablebase, is harmless.
+// Locate finds every loaded position's value, and a cached block's, and
+// nothing for a block not cached or beyond the tablebase.
 func TestProberLoad(t *testing.T) {
 	v := lookup(t, "kalah")
 	const top = 8
@@ -38,17 +40,29 @@ func TestProberLoad(t *testing.T) {
 		if got != want {
 			t.Errorf("Load(%d) = %+v, want %+v", loadTo, got, want)
 		}
+		if loadTo >= 0 && pr.Locate(ix.Unrank(top, 0)) != nil {
+			t.Errorf("Load(%d): Locate found a value of layer %d, not loaded nor cached", loadTo, top)
+		}
 		ref := &kalahMinimax{v: v, memo: map[[2]uint64]int{}}
 		for n := 0; n <= top; n++ {
 			for r := uint64(0); r < uint64(ix.Size(n)); r++ {
 				p := ix.Unrank(n, r)
+				if n <= want.MaxSeeds && pr.Locate(p) == nil {
+					t.Fatalf("Load(%d): %s: not located in its loaded layer", loadTo, position.Format(v, p))
+				}
 				pr.Prefetch(p) // a hint only: the probe after it is unchanged
 				if value, ok := pr.Probe(p); !ok || value != ref.value(p) {
 					t.Fatalf("Load(%d): %s: probe %d (ok %v), minimax %d", loadTo, position.Format(v, p), value, ok, ref.value(p))
 				}
+				if at := pr.Locate(p); at == nil || int(*at) != ref.value(p) {
+					t.Fatalf("Load(%d): %s: located %v after its probe, want its value %d", loadTo, position.Format(v, p), at, ref.value(p))
+				}
 			}
 		}
 		pr.Prefetch(ix.Unrank(top+1, 0))
+		if at := pr.Locate(ix.Unrank(top+1, 0)); at != nil {
+			t.Errorf("Load(%d): Locate found a value of %d seeds, beyond the tablebase", loadTo, top+1)
+		}
 		pr.Close()
 	}
 }
