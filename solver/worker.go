@@ -164,9 +164,10 @@ const kalahDepthStep = 3
 // solver jumps likewise, past 30 plies. One thread, --one-best, nodes to
 // the proof against stepping on by 3: Kalah(6,3) with no tablebase
 // 1.364 M against 1.408 M, Kalah(6,4) with the 20-seed tablebase 14.21 M
-// against 14.47 M; on the random positions of policy.go's figures 0.9%
-// fewer on (6,3) (9 fewer, 5 more) and 2.4% on (6,4) (3 fewer, 1 more);
-// kalah-5x4 -8%, kalah-4x6 -12%, kalah-4x5 +6%. Jumping after 10: (6,3)
+// against 14.47 M; on the random positions of policy.go's figures 0.6%
+// fewer on (6,3) (9 fewer, 5 more) and 2.4% on (6,4) (2 fewer, 2 more),
+// on its fresh check sets 1.6% (16 fewer, none more) and 0.2% (8 fewer,
+// 1 more); kalah-5x4 -8%, kalah-4x6 -12%, kalah-4x5 +6%. Jumping after 10: (6,3)
 // 1.32 M but (6,4) 14.35 M and +21% on its random positions; after 16,
 // no change. (The depth matters beyond the horizon: at 8000, where the
 // history heuristic's rewards, depth squared, swamp it, Kalah(6,4) took
