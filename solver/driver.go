@@ -170,6 +170,14 @@ func (s *search) run(ctx context.Context) {
 	_ = g.Wait() // workers return no errors
 }
 
+// proving reports whether the search is a proof: no time or node limit
+// will stop it before its value is proven, and it is not for play. Only
+// a proof skips the estimates of deeper iterations (nextDepth), which a
+// limited search reports.
+func (s *search) proving() bool {
+	return !s.opts.Play && s.deadline.IsZero() && s.opts.MaxNodes == 0
+}
+
 // onLine reports whether p is one of the game's positions before the root
 // in its layer: reaching it again is a repetition.
 func (s *search) onLine(p position.Position) bool {
@@ -407,6 +415,19 @@ func (s *search) principalVariation(first int) []int {
 		pv = append(pv, int(m.Pit))
 	}
 	return pv
+}
+
+// rootTableMove returns the index in moves of the root's best move as
+// the table knows it (tableMove), -1 if it knows none.
+func (s *search) rootTableMove() int {
+	history := s.rootHistory ^ pathHash(s.root, boardHash(s.root, s.salt))
+	code := s.tableMove(s.root, len(s.line) == 0, history)
+	for i, m := range s.moves {
+		if code != 0 && int(m.Pit)+1 == code {
+			return i
+		}
+	}
+	return -1
 }
 
 // tableMove returns the best move the table knows for p (pit+1, 0 none):
