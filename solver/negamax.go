@@ -171,17 +171,18 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 			}
 			m := &buf[k]
 			var key uint64
+			marked := false
 			if marks {
 				key = childKey(w.v, m, w.s.salt, childHistory)
 				if pass == 0 && searched && w.s.busy.busy(key) {
 					continue // another thread is in it (ABDADA): its siblings first
 				}
-				w.s.busy.mark(key)
+				marked = w.s.busy.mark(key)
 			}
 			todo &^= 1 << k
 			searched = true
 			s, proven, h := w.child(p, m, a, beta, depth, ply, layer, childHistory)
-			if marks {
+			if marked {
 				w.s.busy.unmark(key)
 			}
 			if w.stopped {

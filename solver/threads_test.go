@@ -145,3 +145,35 @@ func twoThreadSearch(t *testing.T, v *position.Variant, p position.Position, has
 	n := v.Moves(p, &buf)
 	return newSearch(s, v, p, buf[:n], s.opts, nil)
 }
+
+// TestBusyKeepsLiveMark: a node whose slot another node's thread holds is
+// not marked (mark reports false), and the holder's mark stays until its
+// own unmark; then the slot is free for the other key.
+func TestBusyKeepsLiveMark(t *testing.T) {
+	var b busyTable
+	const high, low = uint64(0xabc1) << 48, uint64(0x2345) << 48 >> busyBits // same slot, other tags
+	first, second := high|1<<20, high|low|1<<20
+	if b.slot(first) != b.slot(second) || first&^busyCount == second&^busyCount {
+		t.Fatal("the keys must share a slot and differ in their tags")
+	}
+	if !b.mark(first) || !b.mark(first) {
+		t.Fatal("a free slot's mark, and a second thread's, must count")
+	}
+	if b.mark(second) {
+		t.Error("a live mark of another node was taken over")
+	}
+	if !b.busy(first) || b.busy(second) {
+		t.Errorf("busy: first %v, second %v; want true, false", b.busy(first), b.busy(second))
+	}
+	b.unmark(first)
+	if !b.busy(first) {
+		t.Error("one of two threads left, and the node no longer busy")
+	}
+	b.unmark(first)
+	if b.busy(first) {
+		t.Error("both threads left, and the node still busy")
+	}
+	if !b.mark(second) || !b.busy(second) {
+		t.Error("a freed slot was not taken by another node")
+	}
+}

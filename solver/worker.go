@@ -350,15 +350,16 @@ func (w *worker) searchRoot(alpha, beta, d int) (int, int) {
 			if todo&(1<<i) == 0 {
 				continue
 			}
+			marked := false
 			if w.s.busy != nil {
 				if pass == 0 && k > 0 && w.s.busy.busy(w.s.rootKeys[i]) {
 					continue // another thread is in it (ABDADA): the other moves first
 				}
-				w.s.busy.mark(w.s.rootKeys[i])
+				marked = w.s.busy.mark(w.s.rootKeys[i])
 			}
 			todo &^= 1 << i
 			s, _ := w.searchMove(i, max(alpha, best), beta, d)
-			if w.s.busy != nil {
+			if marked {
 				w.s.busy.unmark(w.s.rootKeys[i])
 			}
 			if w.stopped {
