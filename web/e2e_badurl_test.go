@@ -21,10 +21,7 @@ func TestBrowserBadURL(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/?position=bad&moves=1,2")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("board").dataset.state === "error"`,
-		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
-		t.Fatalf("waiting for the error: %v", err)
-	}
+	pollUntil(t, ctx, "the error", `document.getElementById("board").dataset.state === "error"`, time.Minute)
 	off, err := chromedp.Run(ctx, chromedp.Evaluate[[]bool](`["undo", "redo", "best"].map((id) => document.getElementById(id).disabled)`))
 	if err != nil {
 		t.Fatal(err)

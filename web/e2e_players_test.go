@@ -21,10 +21,7 @@ import (
 func waitList(t *testing.T, ctx context.Context) {
 	t.Helper()
 	waitFor(t, ctx, "board")
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("movelist").dataset.state === "ready"`,
-		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(3*time.Minute))); err != nil {
-		t.Fatalf("waiting for the move list: %v", err)
-	}
+	pollUntil(t, ctx, "the move list", `document.getElementById("movelist").dataset.state === "ready"`, 3*time.Minute)
 }
 
 func shownPosition(t *testing.T, ctx context.Context) string {
@@ -182,10 +179,7 @@ func testPlayersBoard(t *testing.T, ctx context.Context, base string, o Oracle) 
 	if err := chromedp.Do(ctx, chromedp.Navigate(target)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!!document.getElementById("board").dataset.engineStopped`,
-		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
-		t.Fatalf("waiting for the engine's move: %v", err)
-	}
+	pollUntil(t, ctx, "the engine's move", `!!document.getElementById("board").dataset.engineStopped`, time.Minute)
 	engine, _ := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.getElementById("board").dataset.engineDepth, document.getElementById("board").dataset.engineStopped]`))
 	if fmt.Sprint(engine) != "[2 depth limit]" {
 		t.Errorf("the engine at depth 2 searched %v, want depth 2 and a depth limit", engine)

@@ -131,25 +131,31 @@ func newBrowser(t *testing.T) (context.Context, *console) {
 	return ctx, c
 }
 
+// pollUntil polls the JavaScript expression expr every 20 ms until it is
+// true, and fails the test, naming what, if it is not within timeout.
+// Right after a navigation a poll may still name the old page's
+// JavaScript context, which Chromium has just destroyed; polling again
+// finds the new page's.
+func pollUntil(t *testing.T, ctx context.Context, what, expr string, timeout time.Duration) {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr,
+			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(timeout)))
+		if err == nil {
+			return
+		}
+		if attempt < 5 && strings.Contains(err.Error(), "Cannot find context with specified id") {
+			continue
+		}
+		t.Fatalf("waiting for %s: %v", what, err)
+	}
+}
+
 // waitFor waits until the element's data-state is final and fails the
 // test, with the page's error message, unless it is "ready".
 func waitFor(t *testing.T, ctx context.Context, id string) {
 	t.Helper()
-	expr := fmt.Sprintf(`["ready", "error"].includes(document.getElementById(%q).dataset.state)`, id)
-	for attempt := 1; ; attempt++ {
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr,
-			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(3*time.Minute)))
-		if err == nil {
-			break
-		}
-		// Right after a navigation the poll may still name the old
-		// page's JavaScript context, which Chromium has just destroyed;
-		// polling again finds the new page's.
-		if attempt < 5 && strings.Contains(err.Error(), "Cannot find context with specified id") {
-			continue
-		}
-		t.Fatalf("waiting for #%s: %v", id, err)
-	}
+	pollUntil(t, ctx, "#"+id, fmt.Sprintf(`["ready", "error"].includes(document.getElementById(%q).dataset.state)`, id), 3*time.Minute)
 	state, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.getElementById(%q).dataset.state`, id)))
 	if err != nil || state != "ready" {
 		msg, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#error")))
