@@ -25,10 +25,16 @@ const (
 	busyBits  = 14
 	busySlots = 1 << busyBits
 	// busyDepth is the least remaining depth of a node whose children
-	// are marked: below it the subtrees are too small to share. On
-	// Kalah(6,3) without a database, two threads, 1 to 6 gave the same
-	// nodes within the noise (7 runs each).
-	busyDepth = 2
+	// are marked: below it the subtrees are too small to share, and each
+	// mark and unmark is a compare-and-swap on a line the other threads
+	// write too. On Kalah(6,3) without a database, two threads, 1 to 6
+	// gave the same nodes within the noise (7 runs each), and 2, 4 and 8
+	// the same time (0.27-0.29 s wall, 7 runs each). Kalah(6,4) with the
+	// 20-seed database, two threads, --one-best, against 2: 8 took
+	// 0.86-0.95 of the CPU and wall time (medians of three sets of 5-6
+	// interleaved rounds), with 15.1-16.3 M nodes against 13.7-24.5 M;
+	// 4 took 0.95, 16 1.01 (18.7 M nodes).
+	busyDepth = 8
 	// busyCount is the low bits of a slot: the count of threads in it.
 	busyCount = 1<<16 - 1
 )

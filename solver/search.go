@@ -277,8 +277,8 @@ func (s *Solver) SearchRequest(ctx context.Context, v *position.Variant, p posit
 			BestMovesComplete: true, Stop: StopGameOver, Elapsed: time.Since(start)}, nil
 	}
 	s.table.gen++
-	if v.CanRepeat() {
-		s.table.stopFilter() // only kalah's nodes prefetch the filter (table.filterOn)
+	if v.CanRepeat() || s.opts.Threads > 1 {
+		s.table.stopFilter() // one thread's kalah only (table.filterOn)
 	}
 	opts := s.opts
 	opts.AllMoves = opts.AllMoves || r.AllMoves
