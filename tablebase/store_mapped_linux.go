@@ -11,6 +11,10 @@ import (
 	"sync/atomic"
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/mancala-solver/mancala/internal/hugepage"
 )
 
 // mapsFiles: this system maps files (mapFile), so a mapped layer is
@@ -43,9 +47,9 @@ func mapFile(f *os.File, size int, writable bool) ([]byte, func(), error) {
 		return b, func() { _ = syscall.Munmap(b) }, nil
 	}
 	b, err := mapPopulated(f, size)
-	if err == nil && size >= 2*hugePage && !noHugeReread.Load() && hugeMappedBytes(b) < size/2 {
+	if err == nil && size >= 2*hugepage.Size && !noHugeReread.Load() && hugeMappedBytes(b) < size/2 {
 		_ = syscall.Munmap(b)
-		_ = fadvise(f, posixFadvDontneed) // drops the clean pages no one maps
+		_ = unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED) // drops the clean pages no one maps
 		if b, err = mapPopulated(f, size); err == nil && hugeMappedBytes(b) < size/2 {
 			noHugeReread.Store(true)
 		}
@@ -62,13 +66,6 @@ func mapFile(f *os.File, size int, writable bool) ([]byte, func(), error) {
 // other layers in again would only cost their reads.
 var noHugeReread atomic.Bool
 
-const (
-	hugePage          = 2 << 20
-	madvHugepage      = 14
-	madvPopulateRead  = 22 // Linux 5.14
-	posixFadvDontneed = 4
-)
-
 // mapPopulated maps the first size bytes of f read-only, advised to use
 // huge pages, and wires in every page at once (MADV_POPULATE_READ: one
 // call, not a fault a page as probes reach them), reading in the ones not
@@ -78,28 +75,12 @@ func mapPopulated(f *os.File, size int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	_ = syscall.Madvise(b, madvHugepage)
-	if madvise(b, madvPopulateRead) == nil {
+	_ = unix.Madvise(b, unix.MADV_HUGEPAGE)
+	if unix.Madvise(b, unix.MADV_POPULATE_READ) == nil {
 		return b, nil
 	}
 	_ = syscall.Munmap(b)
 	return syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED|syscall.MAP_POPULATE)
-}
-
-func madvise(b []byte, advice int) error {
-	_, _, e := syscall.Syscall(syscall.SYS_MADVISE, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)), uintptr(advice))
-	if e != 0 {
-		return e
-	}
-	return nil
-}
-
-func fadvise(f *os.File, advice int) error {
-	_, _, e := syscall.Syscall6(syscall.SYS_FADVISE64, f.Fd(), 0, 0, uintptr(advice), 0, 0)
-	if e != 0 {
-		return e
-	}
-	return nil
 }
 
 // hugeMappedBytes is how much of the file mapping b the kernel maps with

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mancala-solver/mancala/internal/hugepage"
 )
 
 // TestMapFileReread maps a file large enough for mapFile to read it in
@@ -14,7 +16,7 @@ import (
 func TestMapFileReread(t *testing.T) {
 	defer noHugeReread.Store(noHugeReread.Load())
 	noHugeReread.Store(false)
-	want := make([]byte, 5*hugePage/2+123)
+	want := make([]byte, 5*hugepage.Size/2+123)
 	for i := range want {
 		want[i] = byte(i*7 + i>>12)
 	}

@@ -3,8 +3,9 @@
 package hugepage
 
 import (
-	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // Advise asks the kernel to back a large array with transparent huge
@@ -17,17 +18,16 @@ func Advise[T any](s []T) {
 	}
 	var zero T
 	n := uintptr(len(s)) * unsafe.Sizeof(zero)
-	const huge = 2 << 20
-	if n < 2*huge {
+	if n < 2*Size {
 		return
 	}
 	p := unsafe.Pointer(unsafe.SliceData(s))
 	// madvise wants a page-aligned start: round it up, and the length down.
 	start := uintptr(p)
-	skip := (start+huge-1)&^(huge-1) - start
-	length := (n - skip) &^ (huge - 1)
+	skip := (start+Size-1)&^(Size-1) - start
+	length := (n - skip) &^ (Size - 1)
 	if length == 0 {
 		return
 	}
-	_ = syscall.Madvise(unsafe.Slice((*byte)(unsafe.Add(p, skip)), length), 14) // MADV_HUGEPAGE
+	_ = unix.Madvise(unsafe.Slice((*byte)(unsafe.Add(p, skip)), length), unix.MADV_HUGEPAGE)
 }

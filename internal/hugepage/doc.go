@@ -4,3 +4,6 @@
 // nearly every such read also misses the TLB. Where THP is in "madvise" mode
 // (the common default) only advised memory gets huge pages.
 package hugepage
+
+// Size is the size of a transparent huge page (amd64, arm64): 2 MiB.
+const Size = 2 << 20
