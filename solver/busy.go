@@ -35,6 +35,20 @@ const (
 	// interleaved rounds), with 15.1-16.3 M nodes against 13.7-24.5 M;
 	// 4 took 0.95, 16 1.01 (18.7 M nodes).
 	busyDepth = 8
+	// busySeedsAbove: a node marks its children only when it has more
+	// than this many seeds above the tablebase's (above none without
+	// one). In a proof's search to the end (kalahJumpDepth) nearly every
+	// node is busyDepth deep, but one within a few captures of the
+	// tablebase has a small subtree: its marks cost more, in lines passed
+	// between the cores, than the sharing gains. Kalah(6,4) with the
+	// 20-seed database, two threads, --one-best, chrt -r 1, medians of 5-6
+	// interleaved rounds: 4.05-4.25 s wall with every node marking, 3.83
+	// (8 seeds above), 3.35 (10), 3.24-3.63 (12), 3.40 (16), and 5.21 when
+	// only the root marks (20.8 M nodes against 16.1 M); on four random
+	// positions 2-5 plies from the start (randpos -seed 7), 18.3 s wall
+	// all marking, 14.6 (8), 16.2 (12). Kalah(6,3) without a database:
+	// the same (0.19-0.20 s, 10 rounds).
+	busySeedsAbove = 10
 	// busyCount is the low bits of a slot: the count of threads in it.
 	busyCount = 1<<16 - 1
 )

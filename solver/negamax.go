@@ -162,7 +162,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 	w.orderMoves(p, &buf, moves, ttMove, &order)
 	best, bestMove, allProven, hit := tbBest, tbMove, true, noHit
 	a := max(alpha, tbBest)
-	marks := w.s.busy != nil && depth >= busyDepth
+	marks := w.s.busy != nil && depth >= busyDepth && seeds > max(w.pol.tbMax, 0)+busySeedsAbove
 	todo, searched := uint16(1<<moves-1)&^held, false // held: valued from the tablebase above
 	for pass := 0; todo != 0 && pass < 2; pass++ {
 		for _, k := range order[:moves] {
