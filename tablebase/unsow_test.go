@@ -29,7 +29,7 @@ func TestUnsowMatchesGraph(t *testing.T) {
 			continue
 		}
 		t.Run(v.Name, func(t *testing.T) {
-			graph := layerChecksums(t, build(t, v, seeds, MethodGraph), v)
+			graph := layerChecksums(t, refBuild(t, v, seeds, MethodGraph), v)
 			unsow := layerChecksums(t, build(t, v, seeds, MethodUnsow), v)
 			if fmt.Sprint(graph) != fmt.Sprint(unsow) {
 				t.Errorf("layer checksums (values, distances)\nunsow %x\ngraph %x", unsow, graph)
@@ -89,7 +89,7 @@ func TestPartitionedMatchesShared(t *testing.T) {
 	for _, name := range []string{"awari", "akon", "djenon-abe"} {
 		v := lookup(t, name)
 		t.Run(name, func(t *testing.T) {
-			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)
+			want := layerChecksums(t, refBuild(t, v, seeds, MethodAuto), v)
 			dir := t.TempDir()
 			if _, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: seeds, Threads: 2, Parts: 3}); err != nil {
 				t.Fatal(err)
@@ -115,7 +115,7 @@ func TestLowerFromDisk(t *testing.T) {
 	for _, name := range []string{"oware", "akon"} {
 		v := lookup(t, name)
 		t.Run(name, func(t *testing.T) {
-			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)
+			want := layerChecksums(t, refBuild(t, v, seeds, MethodAuto), v)
 			opts := BuildOptions{MaxSeeds: seeds, Threads: 2, LowerCacheBytes: 2 * BlockSize}
 			buildAgrees(t, v, opts, want, "with lower layers from disk")
 		})
@@ -212,7 +212,7 @@ func TestLowerTiered(t *testing.T) {
 			if !p.disk() || !p.inMem[reach] || p.inMem[reach-1] || p.inMem[0] {
 				t.Fatalf("layer %d, budget %d: held %v, cache %d; want layer %d alone held", seeds, mem, p.inMem, p.cache, reach)
 			}
-			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)
+			want := layerChecksums(t, refBuild(t, v, seeds, MethodAuto), v)
 			buildAgrees(t, v, BuildOptions{MaxSeeds: seeds, Threads: 2, MemBytes: mem}, want, "with the highest lower layer held")
 		})
 	}
@@ -241,7 +241,7 @@ func TestSplitScan(t *testing.T) {
 					t.Fatalf("layer %d, budget %d: split %v, un-sows %v; want split only at %d", n, mem, split, (b.plan(n, 3.3).Method == "unsow"), seeds)
 				}
 			}
-			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)
+			want := layerChecksums(t, refBuild(t, v, seeds, MethodAuto), v)
 			buildAgrees(t, v, BuildOptions{MaxSeeds: seeds, Threads: 2, MemBytes: mem}, want, "with the top layer's scan split")
 		})
 	}
