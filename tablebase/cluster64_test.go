@@ -30,7 +30,7 @@ import (
 func TestClusterPastTwoTo32(t *testing.T) {
 	defer func(c int64, o uint64) { lookupChunk, rankOrigin = c, o }(lookupChunk, rankOrigin)
 	lookupChunk = BlockSize
-	// 10 seeds under -race (25.5 -> s): awari's layer 10 is 6 blocks,
+	// 10 seeds under -race (31.9 -> 12.6 s): awari's layer 10 is 6 blocks,
 	// so the first of 3 ranges (2 blocks) still straddles 2^32.
 	seeds := testsize.Pick(10, 11, 11)
 	for _, tc := range []struct {

@@ -25,7 +25,7 @@ func TestPartsMatchOneMachine(t *testing.T) {
 		want := layerChecksums(t, refBuild(t, v, seeds, MethodAuto), v)
 		counts := []int{3, 4}
 		if testsize.Short() {
-			// Awari in 3 parts, oware in 4: 18.7 -> s under -race.
+			// Awari in 3 parts, oware in 4 under -race: 23.6 -> 6.3 s.
 			counts = counts[i : i+1]
 		}
 		for _, parts := range counts {
