@@ -157,6 +157,7 @@ func TestClusterMatchesOneMachine(t *testing.T) {
 // -race (30.0 -> 22.9 s; the largest rank then holds 1.17 of 1/3 and 1.22 of
 // 1/4), 12 otherwise.
 func TestClusterRankHoldsItsRange(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	seeds := testsize.Pick(11, 12, 12)
 	v := lookup(t, "awari")
 	one, err := Build(context.Background(), t.TempDir(), v, BuildOptions{MaxSeeds: seeds, Threads: 1, Method: MethodUnsow, Parts: 2})

@@ -16,6 +16,7 @@ import (
 // value and distance checksums of the one-machine build; each layer is
 // planned and run as "unsow-parts".
 func TestPartsMatchOneMachine(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	seeds := 12
 	if testsize.Short() {
 		seeds = 10

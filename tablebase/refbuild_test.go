@@ -35,6 +35,14 @@ type refEntry struct {
 	err  error
 }
 
+// The package's knobs (lookupChunk, rankOrigin, narrowDistanceLimit,
+// minLowerCache, freeSpace, beforeMeta, packVerify) are set only by
+// serial tests. A few long tests that set none call t.Parallel: Go runs
+// them, two at a time on two cores, once every serial test is done, so
+// that no test writes a knob while they read it. Under README's test
+// command the tablebase package runs last and alone, and one thread of
+// its builds under -race leaves a core idle (454 CPU-s in 356 s wall).
+
 // knobDefaults are the package's test knobs as the code sets them; a
 // reference is built with them, whichever test asks for it first.
 var knobDefaults = struct {

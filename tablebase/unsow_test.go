@@ -82,6 +82,7 @@ func buildAgrees(t *testing.T, v *position.Variant, opts BuildOptions, want [][2
 // distances as the shared-memory propagation, by un-sowing (awari) and on
 // the graph (akon, djenon-abe).
 func TestPartitionedMatchesShared(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	seeds := 9
 	if testsize.Short() {
 		seeds = 7
@@ -108,6 +109,7 @@ func TestPartitionedMatchesShared(t *testing.T) {
 // itself when the lower layers do not fit beside a layer; the smallest
 // such cache, minLowerCache, is larger than the layers a test can build.)
 func TestLowerFromDisk(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	seeds := 10
 	if testsize.Short() {
 		seeds = 8
@@ -223,10 +225,10 @@ func TestLowerTiered(t *testing.T) {
 // exits alone leave room for all of them, scans twice (splitScan) and
 // gives the same layers as the default budget.
 func TestSplitScan(t *testing.T) {
-	seeds := 11
-	if testsize.Short() {
-		seeds = 9
-	}
+	t.Parallel() // sets no knob (refbuild_test.go)
+	// 8 seeds under -race (9 before): the split happens at 8 as well,
+	// and the references are the ones other tests use (refBuild).
+	seeds := testsize.Pick(8, 11, 11)
 	for _, name := range []string{"awari", "oware"} {
 		v := lookup(t, name)
 		t.Run(name, func(t *testing.T) {
