@@ -80,6 +80,7 @@ func partPath(dir string, v *position.Variant, n, rank int) string {
 // naming the part, after importing the layers below it; a build resuming
 // on the parts refuses it too.
 func TestPartsDamageRefused(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	v := lookup(t, "awari")
 	parts := t.TempDir()
 	buildCluster(t, parts, "awari", 3, 10)
@@ -144,6 +145,7 @@ func TestPartsImportResumes(t *testing.T) {
 // half-written layer): the build run again rebuilds layer 10 alone. The
 // result equals the one-machine build.
 func TestPartsBuildResumes(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	v := lookup(t, "awari")
 	parts := t.TempDir()
 	failed := errors.New("rank 2 fails")
@@ -191,6 +193,7 @@ func TestPartsBuildResumes(t *testing.T) {
 // them all, and they equal the one-machine build; a layer the parts do
 // not hold is refused.
 func TestPartsImportByLayer(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	v := lookup(t, "awari")
 	parts := t.TempDir()
 	buildCluster(t, parts, "awari", 3, 10)

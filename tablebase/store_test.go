@@ -350,6 +350,7 @@ func TestProberConcurrent(t *testing.T) {
 // layer), then resumes it in this process: the checksums match a clean
 // build, and a prober can open the directory the killed build left.
 func TestKillResume(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	if dir := os.Getenv("TABLEBASE_CHILD_DIR"); dir != "" {
 		childBuild(dir)
 		return

@@ -163,6 +163,7 @@ func proveValue(v *position.Variant, ref map[position.Position]int, p position.P
 // its captures reach, hold C(18,12) = 18564 bytes, and un-sowing's 3.125
 // x 75582 more are needed: 249 KiB; layer 7 fits, its scan split).
 func TestMemoryBudget(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	v := lookup(t, "djenon-abe")
 	want := checksums(t, refBuild(t, v, 9, MethodGraph), v)
 	dir := t.TempDir()
