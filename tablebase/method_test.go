@@ -44,6 +44,7 @@ func TestForcedMethodRefusedUpFront(t *testing.T) {
 // (awari), the forward pass (kalah), the graph (djenon-abe), and, forced,
 // value iteration.
 func TestPlanIsRun(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	for _, c := range []struct {
 		variant string
 		method  Method

@@ -80,6 +80,7 @@ func partPath(dir string, v *position.Variant, n, rank int) string {
 // naming the part, after importing the layers below it; a build resuming
 // on the parts refuses it too.
 func TestPartsDamageRefused(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	v := lookup(t, "awari")
 	parts := t.TempDir()
 	buildCluster(t, parts, "awari", 3, 10)
@@ -132,7 +133,7 @@ func TestPartsImportResumes(t *testing.T) {
 	if st.Kept != 7 || len(st.Layers) != 4 || st.MaxSeeds != 10 {
 		t.Errorf("resumed import: kept %d, imported %d, to %d; want 7, 4, 10", st.Kept, len(st.Layers), st.MaxSeeds)
 	}
-	one := build(t, v, 10, MethodAuto)
+	one := refBuild(t, v, 10, MethodAuto)
 	if got, want := layerChecksums(t, tb, v), layerChecksums(t, one, v); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("checksums\n%x\nwant\n%x", got, want)
 	}
@@ -144,6 +145,7 @@ func TestPartsImportResumes(t *testing.T) {
 // half-written layer): the build run again rebuilds layer 10 alone. The
 // result equals the one-machine build.
 func TestPartsBuildResumes(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	v := lookup(t, "awari")
 	parts := t.TempDir()
 	failed := errors.New("rank 2 fails")
@@ -171,12 +173,17 @@ func TestPartsBuildResumes(t *testing.T) {
 		t.Errorf("after a half-written layer 10: resumed %d, built %d; want 10, 1", st.Resumed, len(st.Layers))
 	}
 	tb, _ := importParts(t, parts, v)
-	one := build(t, v, 10, MethodAuto)
+	one := refBuild(t, v, 10, MethodAuto)
 	if got, want := layerChecksums(t, tb, v), layerChecksums(t, one, v); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("checksums\n%x\nwant\n%x", got, want)
 	}
-	// The parts' directory is not a tablebase, nor a tablebase parts.
-	if _, err := Build(context.Background(), one, v, BuildOptions{MaxSeeds: 10, Threads: 1, Parts: 1, Cluster: newGoClusters(1)[0]}); err == nil || !strings.Contains(err.Error(), "one-machine tablebase") {
+	// The parts' directory is not a tablebase, nor a tablebase parts
+	// (tried on a copy: the reference is shared).
+	copied := filepath.Join(t.TempDir(), "tb")
+	if err := os.CopyFS(copied, os.DirFS(one)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(context.Background(), copied, v, BuildOptions{MaxSeeds: 10, Threads: 1, Parts: 1, Cluster: newGoClusters(1)[0]}); err == nil || !strings.Contains(err.Error(), "one-machine tablebase") {
 		t.Errorf("a build in parts into a tablebase: %v; want a refusal", err)
 	}
 }
@@ -186,6 +193,7 @@ func TestPartsBuildResumes(t *testing.T) {
 // them all, and they equal the one-machine build; a layer the parts do
 // not hold is refused.
 func TestPartsImportByLayer(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	v := lookup(t, "awari")
 	parts := t.TempDir()
 	buildCluster(t, parts, "awari", 3, 10)
@@ -207,7 +215,7 @@ func TestPartsImportByLayer(t *testing.T) {
 	if err != nil || st.Kept != 11 || len(st.Layers) != 0 || st.MaxSeeds != 10 {
 		t.Errorf("import after the layers' imports: %v, kept %d, imported %d, to %d; want nil, 11, 0, 10", err, st.Kept, len(st.Layers), st.MaxSeeds)
 	}
-	one := build(t, v, 10, MethodAuto)
+	one := refBuild(t, v, 10, MethodAuto)
 	if got, want := layerChecksums(t, tb, v), layerChecksums(t, one, v); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("checksums\n%x\nwant\n%x", got, want)
 	}

@@ -29,7 +29,7 @@ func TestSpilledGraphMatchesMemory(t *testing.T) {
 	for _, name := range []string{"akon", "djenon-abe"} {
 		v := lookup(t, name)
 		t.Run(name, func(t *testing.T) {
-			want := layerChecksums(t, build(t, v, seeds, MethodGraph), v)
+			want := layerChecksums(t, refBuild(t, v, seeds, MethodGraph), v)
 			var plans []LayerPlan
 			opts := BuildOptions{MaxSeeds: seeds, Threads: 2, Method: MethodSpill,
 				LayerStart: func(p LayerPlan) { plans = append(plans, p) }}

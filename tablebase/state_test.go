@@ -47,14 +47,14 @@ func TestNarrowWord(t *testing.T) {
 // graph method, whose state is wide and whose predecessors come from its
 // graph.
 func TestNarrowStateAgrees(t *testing.T) {
-	seeds := 11
-	if testsize.Short() {
-		seeds = 9
-	}
+	// 8 seeds under -race, the graph build then the one
+	// TestValuesMatchReference makes (refBuild): 19.9 -> 13.5 s. The
+	// narrow state still fails at awari's layer 3.
+	seeds := testsize.Pick(8, 11, 11)
 	for _, name := range []string{"awari", "oware"} {
 		v := lookup(t, name)
 		t.Run(name, func(t *testing.T) {
-			want := layerChecksums(t, build(t, v, seeds, MethodGraph), v)
+			want := layerChecksums(t, refBuild(t, v, seeds, MethodGraph), v)
 			for _, threads := range []int{1, 2} {
 				buildAgrees(t, v, BuildOptions{MaxSeeds: seeds, Threads: threads, Method: MethodUnsow}, want, "narrow")
 			}

@@ -40,7 +40,7 @@ func TestKeys(t *testing.T) {
 
 func TestVerifyFreshBuild(t *testing.T) {
 	v := lookup(t, "oware")
-	dir := build(t, v, 9, MethodAuto)
+	dir := refCopy(t, v, 9, MethodAuto)
 	checks, err := Verify(context.Background(), dir, v, VerifyOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +113,7 @@ func setKey(t *testing.T, dir string, v *position.Variant, n int, key, data []by
 
 func TestVerifyCorruptedBlock(t *testing.T) {
 	v := lookup(t, "awari")
-	dir := build(t, v, 9, MethodAuto)
+	dir := refCopy(t, v, 9, MethodAuto)
 	// Layer 8 has 75582 positions: two blocks. Flip one value in block 1.
 	const rank = BlockSize + 1234
 	rewriteBlock(t, dir, v, 8, 1, func(blk []int8) { blk[1234] = 7 - blk[1234] })
@@ -140,7 +140,7 @@ func TestVerifyCorruptedBlock(t *testing.T) {
 // values are not re-derived; from From up they are.
 func TestVerifyFrom(t *testing.T) {
 	v := lookup(t, "awari")
-	dir := build(t, v, 9, MethodAuto)
+	dir := refCopy(t, v, 9, MethodAuto)
 	rewriteBlock(t, dir, v, 8, 1, func(blk []int8) { blk[1234] = 7 - blk[1234] })
 	checks, err := Verify(context.Background(), dir, v, VerifyOptions{From: 9})
 	if !errors.Is(err, ErrDamaged) {
@@ -167,7 +167,7 @@ func TestVerifyFrom(t *testing.T) {
 // fails before it reads anything, naming the layers that fit.
 func TestVerifyTo(t *testing.T) {
 	v := lookup(t, "awari")
-	dir := build(t, v, 9, MethodAuto)
+	dir := refCopy(t, v, 9, MethodAuto)
 	rewriteBlock(t, dir, v, 9, 0, func(blk []int8) { blk[5] = 7 - blk[5] })
 	checks, err := Verify(context.Background(), dir, v, VerifyOptions{To: 8})
 	if err != nil || len(checks) != 9 {
@@ -207,7 +207,7 @@ func TestVerifyUndecodableBlock(t *testing.T) {
 func TestResumeAfterCancel(t *testing.T) {
 	v := lookup(t, "djenon-abe")
 	const maxSeeds = 9
-	want := checksums(t, build(t, v, maxSeeds, MethodAuto), v)
+	want := checksums(t, refBuild(t, v, maxSeeds, MethodGraph), v) // TestMemoryBudget's
 	dir := t.TempDir()
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -350,13 +350,14 @@ func TestProberConcurrent(t *testing.T) {
 // layer), then resumes it in this process: the checksums match a clean
 // build, and a prober can open the directory the killed build left.
 func TestKillResume(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	if dir := os.Getenv("TABLEBASE_CHILD_DIR"); dir != "" {
 		childBuild(dir)
 		return
 	}
 	v := lookup(t, "awari")
 	const maxSeeds = 10
-	want := checksums(t, build(t, v, maxSeeds, MethodAuto), v)
+	want := checksums(t, refBuild(t, v, maxSeeds, MethodAuto), v)
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKillResume$")
 	cmd.Env = append(os.Environ(), "TABLEBASE_CHILD_DIR="+dir)
@@ -415,7 +416,7 @@ func childBuild(dir string) {
 // second block is damage.
 func TestStatsFindsAChangedValue(t *testing.T) {
 	v := lookup(t, "awari")
-	dir := build(t, v, 8, MethodAuto)
+	dir := refCopy(t, v, 8, MethodAuto)
 	rewriteBlock(t, dir, v, 8, 1, func(blk []int8) { blk[99] = 7 - blk[99] })
 	layers, err := Stats(dir, v)
 	if !errors.Is(err, ErrDamaged) || len(layers) != 8 {
@@ -428,7 +429,7 @@ func TestStatsFindsAChangedValue(t *testing.T) {
 // longest distance is the largest distance read back.
 func TestStatsSignature(t *testing.T) {
 	v := lookup(t, "awari")
-	dir := build(t, v, 8, MethodAuto)
+	dir := refCopy(t, v, 8, MethodAuto)
 	layers, err := Stats(dir, v)
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ func TestUnsowMatchesGraph(t *testing.T) {
 			continue
 		}
 		t.Run(v.Name, func(t *testing.T) {
-			graph := layerChecksums(t, build(t, v, seeds, MethodGraph), v)
+			graph := layerChecksums(t, refBuild(t, v, seeds, MethodGraph), v)
 			unsow := layerChecksums(t, build(t, v, seeds, MethodUnsow), v)
 			if fmt.Sprint(graph) != fmt.Sprint(unsow) {
 				t.Errorf("layer checksums (values, distances)\nunsow %x\ngraph %x", unsow, graph)
@@ -82,6 +82,7 @@ func buildAgrees(t *testing.T, v *position.Variant, opts BuildOptions, want [][2
 // distances as the shared-memory propagation, by un-sowing (awari) and on
 // the graph (akon, djenon-abe).
 func TestPartitionedMatchesShared(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	seeds := 9
 	if testsize.Short() {
 		seeds = 7
@@ -89,7 +90,7 @@ func TestPartitionedMatchesShared(t *testing.T) {
 	for _, name := range []string{"awari", "akon", "djenon-abe"} {
 		v := lookup(t, name)
 		t.Run(name, func(t *testing.T) {
-			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)
+			want := layerChecksums(t, refBuild(t, v, seeds, MethodAuto), v)
 			dir := t.TempDir()
 			if _, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: seeds, Threads: 2, Parts: 3}); err != nil {
 				t.Fatal(err)
@@ -108,6 +109,7 @@ func TestPartitionedMatchesShared(t *testing.T) {
 // itself when the lower layers do not fit beside a layer; the smallest
 // such cache, minLowerCache, is larger than the layers a test can build.)
 func TestLowerFromDisk(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	seeds := 10
 	if testsize.Short() {
 		seeds = 8
@@ -115,7 +117,7 @@ func TestLowerFromDisk(t *testing.T) {
 	for _, name := range []string{"oware", "akon"} {
 		v := lookup(t, name)
 		t.Run(name, func(t *testing.T) {
-			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)
+			want := layerChecksums(t, refBuild(t, v, seeds, MethodAuto), v)
 			opts := BuildOptions{MaxSeeds: seeds, Threads: 2, LowerCacheBytes: 2 * BlockSize}
 			buildAgrees(t, v, opts, want, "with lower layers from disk")
 		})
@@ -212,7 +214,7 @@ func TestLowerTiered(t *testing.T) {
 			if !p.disk() || !p.inMem[reach] || p.inMem[reach-1] || p.inMem[0] {
 				t.Fatalf("layer %d, budget %d: held %v, cache %d; want layer %d alone held", seeds, mem, p.inMem, p.cache, reach)
 			}
-			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)
+			want := layerChecksums(t, refBuild(t, v, seeds, MethodAuto), v)
 			buildAgrees(t, v, BuildOptions{MaxSeeds: seeds, Threads: 2, MemBytes: mem}, want, "with the highest lower layer held")
 		})
 	}
@@ -223,10 +225,10 @@ func TestLowerTiered(t *testing.T) {
 // exits alone leave room for all of them, scans twice (splitScan) and
 // gives the same layers as the default budget.
 func TestSplitScan(t *testing.T) {
-	seeds := 11
-	if testsize.Short() {
-		seeds = 9
-	}
+	t.Parallel() // sets no knob (refbuild_test.go)
+	// 8 seeds under -race (9 before): the split happens at 8 as well,
+	// and the references are the ones other tests use (refBuild).
+	seeds := testsize.Pick(8, 11, 11)
 	for _, name := range []string{"awari", "oware"} {
 		v := lookup(t, name)
 		t.Run(name, func(t *testing.T) {
@@ -241,7 +243,7 @@ func TestSplitScan(t *testing.T) {
 					t.Fatalf("layer %d, budget %d: split %v, un-sows %v; want split only at %d", n, mem, split, (b.plan(n, 3.3).Method == "unsow"), seeds)
 				}
 			}
-			want := layerChecksums(t, build(t, v, seeds, MethodAuto), v)
+			want := layerChecksums(t, refBuild(t, v, seeds, MethodAuto), v)
 			buildAgrees(t, v, BuildOptions{MaxSeeds: seeds, Threads: 2, MemBytes: mem}, want, "with the top layer's scan split")
 		})
 	}

@@ -43,7 +43,7 @@ func TestValuesMatchReference(t *testing.T) {
 		t.Run(v.Name, func(t *testing.T) {
 			t.Parallel()
 			ref := thresholdRef(v, refSeeds)
-			pr, err := OpenProber(build(t, v, refSeeds, MethodGraph), v)
+			pr, err := OpenProber(refBuild(t, v, refSeeds, MethodGraph), v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,8 +163,9 @@ func proveValue(v *position.Variant, ref map[position.Position]int, p position.P
 // its captures reach, hold C(18,12) = 18564 bytes, and un-sowing's 3.125
 // x 75582 more are needed: 249 KiB; layer 7 fits, its scan split).
 func TestMemoryBudget(t *testing.T) {
+	t.Parallel() // sets no knob (refbuild_test.go)
 	v := lookup(t, "djenon-abe")
-	want := checksums(t, build(t, v, 9, MethodGraph), v)
+	want := checksums(t, refBuild(t, v, 9, MethodGraph), v)
 	dir := t.TempDir()
 	var plans []LayerPlan
 	stats, err := Build(context.Background(), dir, v, BuildOptions{MaxSeeds: 9, MemBytes: 1_300_000,

@@ -82,7 +82,7 @@ func TestVerifyCorruptedDistance(t *testing.T) {
 		}
 		return dist[rank]
 	}
-	stored := distOf(build(t, v, n, MethodAuto))
+	stored := distOf(refBuild(t, v, n, MethodAuto))
 	for _, tc := range []struct {
 		what string
 		pack bool
@@ -93,7 +93,7 @@ func TestVerifyCorruptedDistance(t *testing.T) {
 		{"600 plies, too long to pack", true, func(uint16) uint16 { return 600 }},
 	} {
 		t.Run(tc.what, func(t *testing.T) {
-			dir := build(t, v, n, MethodAuto)
+			dir := refCopy(t, v, n, MethodAuto)
 			rewriteDistance(t, dir, v, n, rank, tc.edit)
 			defer func(was bool) { packVerify = was }(packVerify)
 			packVerify = tc.pack
