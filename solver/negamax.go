@@ -38,7 +38,7 @@ func (w *worker) negamax(p position.Position, alpha, beta, depth, ply, layer int
 	if done {
 		return score, proven, hit
 	}
-	n := node{ply: ply, layer: layer, history: history, board: boardHash(p, w.s.salt)}
+	n := node{ply: ply, layer: layer, history: history, board: boardHash(p, w.s.salt), tableless: w.pol.tablelessSeeds(seeds)}
 	n.lineKey = keyFor(p, n.board, false, history)
 	ttMove, score, proven, hit, done := w.probe(p, alpha, beta, depth, seeds, &n)
 	if done {
@@ -125,7 +125,7 @@ func (w *worker) expand(p position.Position, alpha, beta, depth, seeds int, n *n
 		// the node is at the horizon, and no child will be searched, or
 		// the tablebase values the child).
 		for k := range buf[:moves] {
-			if probed&(1<<k) == 0 {
+			if probed&(1<<k) == 0 && !w.pol.tablelessSeeds(buf[k].Next.Seeds()) {
 				w.tt.prefetch(boardHash(buf[k].Next, w.s.salt))
 			}
 		}
@@ -320,6 +320,7 @@ type node struct {
 	history    uint64 // the line hash of the positions of the layer before it
 	board      uint64 // boardHash: the history-free key, and the bucket
 	lineKey    uint64 // the key that includes the line (keyFor)
+	tableless  bool   // the node skips the table (policy.tablelessSeeds)
 }
 
 func (n *node) historyFree() bool { return n.ply == n.layer }
@@ -447,6 +448,9 @@ func (b *bounds) cut(alpha, beta int) (score int, proven bool, hit int, ok bool)
 
 // store records a node's result where the policy says (policy.stores).
 func (w *worker) store(n *node, r result, hit int) {
+	if n.tableless {
+		return
+	}
 	if n.historyFree() { // the common case, without stores' copies
 		if w.pol.storesFree(r) {
 			w.countFilled(w.tt.store(n.board, n.board, r))

@@ -39,6 +39,10 @@ type policy struct {
 	// exactMax: a node at the horizon with at most exactMax seeds is
 	// searched on (searchesToEnd); -1 none.
 	exactMax int
+	// tablelessMax: a node of at most tablelessMax seeds, and more than
+	// the tablebase holds, neither probes nor fills the table
+	// (tablelessSeeds); -1 none.
+	tablelessMax int
 }
 
 // newPolicy is the policy of a search with opts in a variant whose
@@ -46,7 +50,7 @@ type policy struct {
 // repetition is worth 0 (no tablebase holds other values); an estimate
 // tablebase only where it is not.
 func newPolicy(opts Options, neutral bool) policy {
-	pol := policy{play: opts.Play, neutral: neutral, tbMax: -1, etbMax: -1, exactMax: -1}
+	pol := policy{play: opts.Play, neutral: neutral, tbMax: -1, etbMax: -1, exactMax: -1, tablelessMax: -1}
 	if opts.Tablebase != nil && neutral {
 		pol.tbMax = opts.Tablebase.MaxSeeds()
 	}
@@ -87,15 +91,40 @@ const (
 	exactLeast = 8
 )
 
+// tablelessAbove: in a kalah proof with a tablebase (proofToEnd), a node
+// with at most tablelessAbove seeds more than the tablebase holds skips
+// the table, as a search for play skips it near the horizon
+// (playNoTable). Its subtree is small, a few banking moves from the
+// tablebase's values, and the probe of its bucket is a cache miss that
+// costs more than the transpositions it finds save: Kalah(6,4) with the
+// 20-seed tablebase, one thread, --one-best, 5 interleaved rounds under
+// chrt -r 1 on a host loaded by other work: 6.49 CPU-s with the table at
+// every node (14.21 M nodes), 5.12 s with 3 seeds above it (15.44 M),
+// 4.96 (4: 16.25 M), 4.32 (5: 17.10 M), 4.30 (6: 18.06 M); at 5, four
+// random positions 2-5 plies from the start (randpos -seed 7), one thread,
+// 3 rounds: 31.0 -> 23.5 CPU-s, 67.2 M -> 83.2 M nodes. Its entries
+// would also crowd out those of the larger subtrees, and the table grows
+// less (less system time for its pages). Without a tablebase nothing
+// changes much (Kalah(6,3), at most 5 seeds: 1.40 M nodes against 1.36 M),
+// so it is not used there.
+const tablelessAbove = 5
+
 // proofToEnd sets exactMax for a proof (not Play) in a variant where no
 // position recurs (kalah): only there is every line below a node finite
 // without the path's repetitions, and only a proof wants the exact
-// values more than the time.
+// values more than the time. With a tablebase it also sets tablelessMax.
 func (pol *policy) proofToEnd(repeats bool) {
 	if !repeats && !pol.play {
 		pol.exactMax = max(pol.tbMax+exactAbove, exactLeast)
+		if pol.tbMax >= 0 {
+			pol.tablelessMax = pol.tbMax + tablelessAbove
+		}
 	}
 }
+
+// tablelessSeeds reports whether a node of seeds seeds skips the table
+// (tablelessAbove).
+func (pol *policy) tablelessSeeds(seeds int) bool { return seeds <= pol.tablelessMax }
 
 // searchesToEnd reports whether a node at the horizon with seeds seeds
 // is searched on rather than estimated (exactMax). Below it every node
@@ -128,7 +157,7 @@ func (pol *policy) held(seeds int) bool { return seeds <= pol.tbMax }
 // further (takeTablebase).
 func (pol *policy) probes(seeds, depth int, free bool) (tb, board, line bool) {
 	tb = pol.held(seeds)
-	if !tb && pol.tableless(depth) {
+	if !tb && (pol.tableless(depth) || pol.tablelessSeeds(seeds)) {
 		return false, false, false
 	}
 	return tb, true, !free
