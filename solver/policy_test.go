@@ -72,6 +72,27 @@ func TestPolicyModes(t *testing.T) {
 	}
 }
 
+// TestProofSkipsTableNearTablebase: a kalah proof with a tablebase of 6
+// seeds skips the table at nodes of 7..6+tablelessAbove seeds and uses it
+// above; play, proofs of variants that repeat and proofs without a
+// tablebase never skip it by seeds.
+func TestProofSkipsTableNearTablebase(t *testing.T) {
+	for _, m := range policyModes {
+		pol := newPolicy(m.opts, m.neutral)
+		pol.proofToEnd(!m.kalah)
+		for seeds := 0; seeds <= 20; seeds++ {
+			skip := m.kalah && !m.play && m.tbMax >= 0 && seeds > m.tbMax && seeds <= m.tbMax+tablelessAbove
+			if got := pol.tablelessSeeds(seeds) && seeds > m.tbMax; got != skip {
+				t.Errorf("%s: tablelessSeeds(%d) = %v; want %v", m.name, seeds, got, skip)
+			}
+			tb, board, _ := pol.probes(seeds, 10, true)
+			if tb != (seeds <= m.tbMax) || board == skip {
+				t.Errorf("%s: probes(%d seeds, depth 10) = tb %v board %v; want the table skipped: %v", m.name, seeds, tb, board, skip)
+			}
+		}
+	}
+}
+
 // TestPolicyTakes: worked cases of what a node takes from each source.
 func TestPolicyTakes(t *testing.T) {
 	proof := newPolicy(Options{Tablebase: hashTablebase{max: 6}}, true)
