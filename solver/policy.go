@@ -107,7 +107,20 @@ const (
 // less (less system time for its pages). Without a tablebase nothing
 // changes much (Kalah(6,3), at most 5 seeds: 1.40 M nodes against 1.36 M),
 // so it is not used there.
-const tablelessAbove = 5
+//
+// 6 rather than 5 for the table's growth: at 5 one thread ends Kalah(6,4)
+// with 95% of the entries that double the table from 128 to 256 MiB
+// (table.quarter), and two threads, with 9% more nodes, cross it near the
+// end of the proof, paying for a table they no longer use (its split and
+// its new pages, 0.27 s of one thread on this VM, whose pages reach the
+// host on first touch) and for misses in the larger table. At 6 both end
+// at 68-75% of it. chrt -r 1, 8 interleaved rounds, wall medians: one
+// thread 3.81 -> 3.73 s (17.10 M -> 18.06 M nodes), two threads 2.28 ->
+// 2.12 s (per round 10% faster), two against one 1.71x -> 1.75x; the four
+// random positions above, 3 rounds, one thread 22.6 -> 20.7 CPU-s, two
+// threads 22.5 -> 22.9 (the noise); 7 did as 6 but leaves one thread's
+// Kalah(6,4) at the edge of the 64 MiB growth instead.
+const tablelessAbove = 6
 
 // proofToEnd sets exactMax for a proof (not Play) in a variant where no
 // position recurs (kalah): only there is every line below a node finite
