@@ -266,13 +266,15 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 	t.Logf("backend ready in %v", time.Since(start).Round(time.Millisecond))
-	// Searches of 15 s at most: every position the pages check is within
-	// the backend's tablebases or a quick search, so exact at once. What
-	// a page leaves searching behind it (players' strength level: awari's
-	// start valued, both slots) held the slots for the server's whole
-	// limit after the page was left: with a minute, the next subtest's
-	// engine waited 57 s for a slot under -race.
-	srv := httptest.NewServer(New(o, Config{Time: 15 * time.Second, Searches: 2, LoopbackOnly: true}).Handler())
+	// Searches of a minute at most: every position the pages check is
+	// within the backend's tablebases or a quick search, so exact at
+	// once, and what a page left was searching ends as it is left (the
+	// pages abort their requests on pagehide, TestBrowserLeave). Before
+	// they did, a page left in Chromium's back/forward cache (players'
+	// strength level: awari after the engine's move valued) kept its
+	// search to the server's limit: with a minute, the next subtest's
+	// engine waited 57 s for the awari solver under -race.
+	srv := httptest.NewServer(New(o, Config{Time: time.Minute, Searches: 2, LoopbackOnly: true}).Handler())
 	defer srv.Close()
 	t.Run("board", func(t *testing.T) { testBoardPage(t, ctx, srv.URL, o) })
 	t.Run("forced pass", func(t *testing.T) { testForcedPass(t, ctx, srv.URL, o) })

@@ -4,13 +4,30 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const page = { variants: new Map(), games: [], game: null, ply: 0 };
+// running is the analysis under way ({abort, text}), resume one that
+// leaving the page aborted.
+const page = { variants: new Map(), games: [], game: null, ply: 0, running: null, resume: null };
 
 const EXAMPLE = "awari:0,1,0,2,0,3/1,0,2,0,1,0:1:20-18 4 1 6 1 2 2 3 4 4 3 1 6 1 4";
 
 async function init() {
   for (const v of await api("/api/variants")) page.variants.set(v.name, v);
   $("example").addEventListener("click", () => { $("games").value = EXAMPLE; });
+  // Leaving the page aborts its analysis, which holds a server's search
+  // slot: the browser's back/forward cache keeps a page it may show again
+  // alive with its fetches in flight (TestBrowserLeave). Shown again from
+  // that cache, the page runs the analysis again.
+  window.addEventListener("pagehide", () => {
+    if (!page.running) return;
+    page.resume = page.running.text;
+    page.running.abort.abort();
+  });
+  window.addEventListener("pageshow", (e) => {
+    if (!e.persisted || page.resume === null) return;
+    const text = page.resume;
+    page.resume = null;
+    analyse(text);
+  });
   $("game-form").addEventListener("submit", (e) => {
     e.preventDefault();
     analyse($("games").value);
@@ -24,19 +41,23 @@ async function init() {
 }
 
 async function analyse(text) {
+  const abort = new AbortController();
+  page.running = { abort, text };
   showError($("error"), null);
   $("busy").hidden = false;
   $("run").disabled = true;
   $("graph").setAttribute("data-state", "loading");
   try {
-    const res = await api("/api/analyze", { method: "POST", headers: { "Content-Type": "text/plain" }, body: text });
+    const res = await api("/api/analyze", { method: "POST", headers: { "Content-Type": "text/plain" }, body: text, signal: abort.signal });
     page.games = Array.isArray(res) ? res : [res];
     renderTabs();
     selectGame(0);
   } catch (err) {
+    if (abort.signal.aborted) return; // the page was left; pageshow runs it again
     showError($("error"), err);
     $("graph").setAttribute("data-state", "error");
   } finally {
+    if (page.running && page.running.abort === abort) page.running = null;
     $("busy").hidden = true;
     $("run").disabled = false;
   }

@@ -73,6 +73,18 @@ async function init() {
     render();
   });
   document.addEventListener("keydown", navigateKey);
+  // Leaving the page aborts its requests: the browser's back/forward
+  // cache keeps a page it may show again alive with its fetches in
+  // flight, so a search asked for would hold a server's search slot to
+  // the server's time limit (TestBrowserLeave). Shown again from that
+  // cache, the page loads its position anew.
+  window.addEventListener("pagehide", () => {
+    state.seq++; // the aborted requests' handlers draw nothing
+    if (state.abort) state.abort.abort();
+  });
+  window.addEventListener("pageshow", (e) => {
+    if (e.persisted) load();
+  });
   $("engine-side").addEventListener("change", () => {
     state.engine = Number($("engine-side").value);
     load();
