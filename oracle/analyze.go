@@ -148,11 +148,13 @@ func (o *Oracle) Analyze(ctx context.Context, g Game, opts AnalyzeOptions) (Anal
 	for i, pl := range plies {
 		a, err := o.Solve(ctx, pl.Before, SolveOptions{AllMoves: true, History: end.Layer(i),
 			Time: opts.Time, Nodes: opts.Nodes, NoPV: true})
+		if ctx.Err() != nil {
+			// Cut short: this ply's answer is not one to keep, nor its
+			// error, ctx's when ctx ended while it waited for the solver.
+			break
+		}
 		if err != nil {
 			return an, fmt.Errorf("ply %d: %w", i+1, err)
-		}
-		if ctx.Err() != nil {
-			break // cut short: this ply's answer is not one to keep
 		}
 		answers = append(answers, a)
 		if opts.Progress != nil {

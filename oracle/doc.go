@@ -47,11 +47,13 @@
 //     mutex); calls wait for it within their own time limit, then read it
 //     concurrently (Close stops a build under way);
 //   - each variant's Solver: one at a time, under the variant's solver
-//     mutex (a Solver is not safe for concurrent use; each search runs
+//     lock (a Solver is not safe for concurrent use; each search runs
 //     Config.Threads goroutines itself). Calls on one variant that need a
 //     search therefore queue (Solve takes the solver even for a position
 //     the tablebase holds, to extend its principal variation by search
-//     where the tablebase cannot); Query and Lookup do not queue: they
+//     where the tablebase cannot), each for as long as its ctx lasts: the
+//     lock is a semaphore of one, and a call whose ctx ends while it waits
+//     returns ctx's error. Query and Lookup do not queue: they
 //     never take the solver (Lookup answers only from a tablebase ready
 //     now, and says so when none is, so that a server can run it beside
 //     its searches).

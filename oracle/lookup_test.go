@@ -32,7 +32,9 @@ func TestLookupAnswersBesideASearch(t *testing.T) {
 		t.Fatalf("Solve: %v, source %q", err, want.Source)
 	}
 
-	vs.solverMu.Lock() // as a search in flight does
+	if err := vs.takeSolver(ctx); err != nil { // as a search in flight does
+		t.Fatal(err)
+	}
 	type result struct {
 		a   Answer
 		ok  bool
@@ -52,7 +54,7 @@ func TestLookupAnswersBesideASearch(t *testing.T) {
 	case <-time.After(failsafe):
 		t.Fatal("Lookup waited for the solver")
 	}
-	vs.solverMu.Unlock()
+	vs.releaseSolver()
 	if got.err != nil || !got.ok {
 		t.Fatalf("held position: ok %v, %v", got.ok, got.err)
 	}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/mancala-solver/mancala/position"
 	"github.com/mancala-solver/mancala/solver"
 	"github.com/mancala-solver/mancala/tablebase"
@@ -119,9 +121,13 @@ type variantState struct {
 	mem      *tablebase.Memory
 	memErr   error
 
-	solverMu  sync.Mutex
+	// solverSem (weight 1) is the lock of solver and tableTime, a
+	// semaphore rather than a mutex so that a call waiting for another's
+	// search leaves when its context ends (takeSolver).
+	solverSem *semaphore.Weighted
 	solver    *solver.Solver
 	tableTime time.Duration // how long making the solver (its table) took
+	waiting   func()        // when not nil, called as a call starts to wait for the solver (tests)
 }
 
 // Open returns an Oracle for cfg. Tablebases are opened and solvers made
@@ -177,7 +183,7 @@ func (o *Oracle) variant(v *position.Variant) *variantState {
 	defer o.mu.Unlock()
 	vs := o.variants[v.Name]
 	if vs == nil {
-		vs = &variantState{v: v}
+		vs = &variantState{v: v, solverSem: semaphore.NewWeighted(1)}
 		o.variants[v.Name] = vs
 	}
 	return vs
@@ -426,12 +432,39 @@ func (s served) probeErr(pos string) error {
 	return fmt.Errorf("%s: the tablebase lacks a position it should hold", pos)
 }
 
-// lockSolver returns v's Solver, locked, with tb in force; the caller must
-// unlock vs.solverMu.
-func (o *Oracle) lockSolver(vs *variantState, tb solver.Tablebase) (*solver.Solver, error) {
-	vs.solverMu.Lock()
+// takeSolver takes vs's solver, waiting for the search that holds it for
+// as long as ctx lasts; the caller must release it (releaseSolver). When
+// ctx ends first it returns ctx's error, wrapped with the variant's name,
+// so that a request whose client left, or whose deadline passed, stops
+// queueing behind a search it will never use. A free solver is taken
+// whatever ctx's state: an uncontended call behaves as it did with a plain
+// mutex (a search under a cancelled ctx still gives its first iteration).
+func (vs *variantState) takeSolver(ctx context.Context) error {
+	if vs.solverSem.TryAcquire(1) {
+		return nil
+	}
+	if vs.waiting != nil {
+		vs.waiting()
+	}
+	if err := vs.solverSem.Acquire(ctx, 1); err != nil {
+		return fmt.Errorf("waiting for the %s solver, busy with another search: %w", vs.v.Name, err)
+	}
+	return nil
+}
+
+// releaseSolver releases the solver takeSolver took.
+func (vs *variantState) releaseSolver() { vs.solverSem.Release(1) }
+
+// lockSolver returns v's Solver, taken (takeSolver: wait bounds the wait
+// for it), with tb in force; the caller must release it (releaseSolver).
+// Errors: wait's error when wait ends while another search holds the
+// solver, or the solver's options (makeSolver).
+func (o *Oracle) lockSolver(wait context.Context, vs *variantState, tb solver.Tablebase) (*solver.Solver, error) {
+	if err := vs.takeSolver(wait); err != nil {
+		return nil, err
+	}
 	if err := o.makeSolver(vs); err != nil {
-		vs.solverMu.Unlock()
+		vs.releaseSolver()
 		return nil, err
 	}
 	vs.solver.SetTablebase(tb)
@@ -439,7 +472,8 @@ func (o *Oracle) lockSolver(vs *variantState, tb solver.Tablebase) (*solver.Solv
 }
 
 // makeSolver makes v's Solver if there is none yet, timing it (its
-// transposition table is allocated then); the caller holds vs.solverMu.
+// transposition table is allocated then); the caller holds the solver
+// (takeSolver).
 func (o *Oracle) makeSolver(vs *variantState) error {
 	if vs.solver != nil {
 		return nil

@@ -33,7 +33,9 @@ type Prepared struct {
 // table is allocated then. It returns what it readied, on a later call
 // what the first readied; errors are those of opening or loading the
 // tablebase (Solve's), or the solver's options, or a *MemTBError when the
-// in-memory tablebase asked for (Config.MemTBSeeds) cannot be built for v.
+// in-memory tablebase asked for (Config.MemTBSeeds) cannot be built for v,
+// or ctx's error, wrapped, when ctx ends while a search of v holds its
+// solver.
 func (o *Oracle) Prepare(ctx context.Context, v *position.Variant) (Prepared, error) {
 	if err := o.checkMemTB(v); err != nil {
 		return Prepared{}, err
@@ -43,8 +45,10 @@ func (o *Oracle) Prepare(ctx context.Context, v *position.Variant) (Prepared, er
 		return Prepared{}, err
 	}
 	prep := Prepared{Loaded: vs.loaded, LoadTime: vs.loadTime}
-	vs.solverMu.Lock()
-	defer vs.solverMu.Unlock()
+	if err := vs.takeSolver(ctx); err != nil {
+		return Prepared{}, err
+	}
+	defer vs.releaseSolver()
 	if err := o.makeSolver(vs); err != nil {
 		return Prepared{}, err
 	}

@@ -57,6 +57,9 @@ type SolveOptions struct {
 	Reach bool
 
 	reachSeeds int // the in-memory tablebase's seed count under Reach, for any position; 0: none
+	// wait bounds a wait for the variant's solver while another call's
+	// search holds it: Solve's ctx, without Time (see Solve).
+	wait context.Context
 }
 
 // Solve answers s: its value from the side to move, every move's value
@@ -64,13 +67,19 @@ type SolveOptions struct {
 // tablebase holds (and without history) is answered by probing, with no
 // search; any other is searched until its value is proven or a limit of
 // opts (or ctx) stops it, which is not an error: the answer then says it
-// is an estimate. Errors: a tablebase that cannot be opened (when
-// Config.TBDir was given) or read, an invalid option.
+// is an estimate. A call that needs the variant's solver while another
+// call's search holds it waits for that search; ctx bounds the wait, but
+// opts.Time does not (an expired limit still gets the first iteration),
+// as a limit gives an estimate, never an error, and no answer comes
+// without the solver. Errors: ctx's error, wrapped, when ctx ends during
+// that wait; a tablebase that cannot be opened (when Config.TBDir was
+// given) or read; an invalid option.
 func (o *Oracle) Solve(ctx context.Context, s position.Setup, opts SolveOptions) (Answer, error) {
 	if opts.Time < 0 || opts.Nodes < 0 || opts.Depth < 0 {
 		return Answer{}, fmt.Errorf("negative limit (time %v, nodes %d, depth %d)", opts.Time, opts.Nodes, opts.Depth)
 	}
 	start := time.Now()
+	opts.wait = ctx
 	if r, ok := o.reachOf(s, opts); ok {
 		opts.Time, opts.reachSeeds = 0, r.MemTBSeeds
 	}
@@ -184,11 +193,15 @@ func allExact(moves []MoveValue) bool {
 func (o *Oracle) answer(ctx context.Context, vs *variantState, p position.Position, moves []position.Move, history []position.Position, opts SolveOptions, srv served, a *Answer) error {
 	v := vs.v
 	a.Tablebase, a.TablebaseSeeds, a.TablebaseInMemory = srv.tb != nil, max(srv.maxSeeds(), 0), srv.inMemory
-	sv, err := o.lockSolver(vs, srv.tb)
+	wait := opts.wait
+	if wait == nil { // a call that did not come through Solve (none today)
+		wait = ctx
+	}
+	sv, err := o.lockSolver(wait, vs, srv.tb)
 	if err != nil {
 		return err
 	}
-	defer vs.solverMu.Unlock()
+	defer vs.releaseSolver()
 	pv := &pvBuilder{ctx: ctx, v: v, srv: srv, solver: sv, off: opts.NoPV, oneBest: opts.OneBest}
 	if len(history) == 0 && p.Seeds() <= srv.maxSeeds() {
 		err := fromTablebase(a, srv, v, p, moves, pv)

@@ -183,7 +183,7 @@ func (s *Server) acquire(w http.ResponseWriter, r *http.Request, sem *semaphore.
 }
 
 // answer writes an Oracle's result, or its error: 400 for a BadRequest, 404
-// for a NotFound, 500 for anything else. Several analysed games are written as JSON Lines, as
+// for a NotFound, 503 for the context's error, 500 for anything else. Several analysed games are written as JSON Lines, as
 // `analyze --json` writes them; every answer is one line of JSON a value.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, res any, err error) {
 	var notFound *NotFound
@@ -193,6 +193,15 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, res any, err err
 		return
 	case errors.As(err, &notFound):
 		writeError(w, http.StatusNotFound, err.Error())
+		return
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		// The request ended before it got an answer: its time ran out
+		// while another search of its variant held the solver (the Oracle
+		// answers a search cut by a limit, so only a wait ends so), the
+		// server is shutting down, or the client left and reads nothing.
+		// The server is busy, not broken, so not a 500.
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, "server busy: "+err.Error()+"; try again shortly")
 		return
 	case err != nil:
 		if s.cfg.Logf != nil {

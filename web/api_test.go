@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -16,7 +17,9 @@ import (
 
 // fakeOracle answers from its inputs, so that the tests see exactly what
 // the handlers passed on. Position "bad" is a BadRequest, "fail" a server
-// error, "slow" blocks until ctx ends or release is closed.
+// error, "slow" blocks until ctx ends or release is closed, "busy" and
+// "left" end as a wait for a busy solver does when the request's deadline
+// passes or its client leaves.
 type fakeOracle struct {
 	mu      sync.Mutex
 	solves  []SolveQuery
@@ -35,6 +38,10 @@ func (f *fakeOracle) answer(ctx context.Context, pos string, v any) (any, error)
 		return nil, BadRequestf("bad: not a position")
 	case "fail":
 		return nil, errors.New("disk on fire")
+	case "busy":
+		return nil, fmt.Errorf("waiting for the awari solver, busy with another search: %w", context.DeadlineExceeded)
+	case "left":
+		return nil, fmt.Errorf("waiting for the awari solver, busy with another search: %w", context.Canceled)
 	case "slow":
 		f.started <- struct{}{}
 		select {
@@ -128,6 +135,8 @@ func TestAPIStatusAndErrors(t *testing.T) {
 		{"solve bad all", "GET", "/api/solve?position=awari&all=maybe", "", 400, `all "maybe"`},
 		{"solve long position", "GET", "/api/solve?position=awari:" + long, "", 400, "at most 256"},
 		{"solve server error", "GET", "/api/solve?position=fail", "", 500, "disk on fire"},
+		{"solve past its deadline", "GET", "/api/solve?position=busy", "", 503, "server busy: waiting for the awari solver"},
+		{"solve cancelled", "GET", "/api/solve?position=left", "", 503, "busy with another search: context canceled"},
 		{"query", "GET", "/api/query?position=awari", "", 200, ""},
 		{"query bad", "GET", "/api/query?position=bad", "", 400, "bad: not a position"},
 		{"query missing", "GET", "/api/query", "", 400, "position: missing"},

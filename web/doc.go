@@ -17,7 +17,9 @@
 // Answers are the commands' --json objects. A request the Oracle rejects as
 // malformed (a BadRequest error) gets status 400 and {"error": "..."}
 // naming the bad part; a query for a position the tablebase does not hold
-// 404; an overloaded server 503.
+// 404; an overloaded server 503, as is a search whose request ended (its
+// deadline, or the client leaving) while it waited for another search of
+// its variant.
 //
 // # The answers
 //
@@ -38,6 +40,8 @@
 // of a weighted semaphore (golang.org/x/sync/semaphore) of
 // Config.Searches slots, so a burst queues for at most Config.QueueWait
 // and then gets 503 rather than running unbounded searches at once.
+// Searches of one variant also queue for its one solver (oracle's doc,
+// "Concurrency"), each for at most its request's deadline.
 // Look-ups, what a tablebase answers at once (query, and a solve that
 // Oracle.Lookup answers), take a slot of a second semaphore
 // (Config.Lookups) instead, so that they never queue behind a search.
