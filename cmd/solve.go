@@ -73,9 +73,9 @@ the start stopped on its time limit, the note gives that solve.
 The start of kalah (Kalah(6,4), +10 with move 3) is proven by default: without
 --time, a start position whose proof is within reach is searched until proven,
 not for 10 s, with a tablebase of 18 seeds built in memory for it (--mem-tb -1;
-about 260 MB) when none on disk holds as many: about 24 s of CPU in all, build
+about 260 MB) when none on disk holds as many: about 15 s of CPU in all, build
 and search, on one thread (docs/performance.md "Proofs"). So is the start of
-kalah-std (+8 with move 3), with 20 seeds (about 680 MB, 26 s of CPU).
+kalah-std (+8 with move 3), with 20 seeds (about 680 MB, 28 s of CPU).
 --time, --mem-tb N or --no-tb ask for the usual limit and tablebase instead.
 
 --progress prints a line on stderr for each deeper iteration of the search:
