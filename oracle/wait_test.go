@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mancala-solver/mancala/position"
 	"github.com/mancala-solver/mancala/solver"
 )
 
@@ -50,17 +51,25 @@ func waitFor[T any](t *testing.T, ch <-chan T, what string) T {
 	}
 }
 
+// busyAwari returns an oracle whose awari solver a search holds until
+// release (holdSolver), awari's start, its variant state, and a channel
+// that gets a value each time a call starts to wait for that solver.
+func busyAwari(t *testing.T) (o *Oracle, s position.Setup, vs *variantState, waiting chan struct{}, release func()) {
+	t.Helper()
+	o = newOracle(t, Config{NoTB: true, Threads: 1, HashMiB: 4})
+	s = mustSetup(t, "awari")
+	vs = o.variant(s.Variant)
+	waiting = make(chan struct{}, 1)
+	vs.waiting = func() { waiting <- struct{}{} }
+	return o, s, vs, waiting, holdSolver(t, o, "awari")
+}
+
 // A call waiting for the variant's solver, which another search holds,
 // leaves with ctx's error when ctx is cancelled, whether before the call
 // or during the wait, and leaves the solver to the next call. With a
 // mutex, which ignores ctx, the calls waited for the whole search.
 func TestSolveWaitEndsWithCtx(t *testing.T) {
-	o := newOracle(t, Config{NoTB: true, Threads: 1, HashMiB: 4})
-	s := mustSetup(t, "awari")
-	vs := o.variant(s.Variant)
-	waiting := make(chan struct{}, 1)
-	vs.waiting = func() { waiting <- struct{}{} }
-	release := holdSolver(t, o, "awari")
+	o, s, vs, waiting, release := busyAwari(t)
 
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -105,12 +114,7 @@ func TestSolveWaitEndsWithCtx(t *testing.T) {
 // has the solver, the expired limit gives the first iteration, an
 // answer, as it would without the wait.
 func TestSolveTimeDoesNotCutTheWait(t *testing.T) {
-	o := newOracle(t, Config{NoTB: true, Threads: 1, HashMiB: 4})
-	s := mustSetup(t, "awari")
-	vs := o.variant(s.Variant)
-	waiting := make(chan struct{}, 1)
-	vs.waiting = func() { waiting <- struct{}{} }
-	release := holdSolver(t, o, "awari")
+	o, s, _, waiting, release := busyAwari(t)
 
 	type result struct {
 		a   Answer
